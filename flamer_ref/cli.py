@@ -1,0 +1,271 @@
+"""The `flamer` command: a thin layer over the library.
+
+Every answering command takes --json (one JSON object on stdout, not
+ASCII-escaped); without it the answer is rendered for people, in Korean, from
+the Jinja templates in templates/. Domain errors are caught here: one Korean
+message on stderr, exit 1. Usage errors exit 2. Never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import List, Optional
+
+import typer
+
+from . import i18n
+
+i18n.install()
+
+app = typer.Typer(
+    add_completion=False,
+    rich_markup_mode=None,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="더 플래머 룰 레퍼런스·판정 도구. 규칙·판정·FAQ·용어·카드를 찾고, 전투를 돌려 봅니다.",
+)
+
+JSON_OPT = typer.Option(False, "--json", help="사람용 출력 대신 JSON 객체 하나를 출력합니다.")
+ASOF_OPT = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="그 날짜까지의 판정만 적용한 문안을 봅니다.")
+
+
+def _emit(obj: dict, as_json: bool, template: str | None = None, **extra) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+        return
+    from .render import render
+
+    sys.stdout.write(render(template, data=obj, **extra))
+
+
+def _corpus():
+    from .corpus import load
+
+    return load()
+
+
+def _run(fn):
+    """Call fn, turning domain errors into one Korean line on stderr and exit 1."""
+    from .errors import FlamerError
+
+    try:
+        return fn()
+    except FlamerError as exc:
+        sys.stderr.write(exc.message.rstrip() + "\n")
+        raise typer.Exit(1) from None
+    except BrokenPipeError:  # e.g. piped into `head`
+        raise typer.Exit(0) from None
+    except (typer.Exit, typer.Abort, SystemExit):
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user must never see a traceback
+        if os.environ.get("FLAMER_DEBUG"):
+            raise
+        sys.stderr.write(f"내부 오류가 났습니다 ({type(exc).__name__}: {exc}). FLAMER_DEBUG=1로 다시 실행하면 자세히 볼 수 있습니다.\n")
+        raise typer.Exit(1) from None
+
+
+# ------------------------------------------------------------------ search ----
+@app.command()
+def search(
+    query: List[str] = typer.Argument(..., metavar="검색어...", help="찾을 말. 띄어쓰기·오타·조사·초성·영문 자판 입력도 됩니다."),
+    limit: int = typer.Option(10, "--limit", "-n", min=1, help="결과 수 (기본 10)."),
+    kind: Optional[str] = typer.Option(None, "--kind", "-k",
+                                       help="종류만: clause(조항), ruling(판정), faq, example(예시), card(카드), term(용어)."),
+    as_of: Optional[str] = ASOF_OPT,
+    as_json: bool = JSON_OPT,
+):
+    """규칙·판정·FAQ·예시·용어·카드를 한꺼번에 찾습니다.
+
+    예: flamer search 대응 스택 / flamer search ㄷㅇㅅㅌ / flamer search 졍착 기물이 공격
+    """
+
+    def go():
+        from .errors import BadInput
+        from .lookup import check_date
+        from .search import KINDS, search as do_search
+
+        k = kind
+        if k is not None:
+            aliases = {"조항": "clause", "판정": "ruling", "예시": "example", "카드": "card", "용어": "term"}
+            k = aliases.get(k, k)
+            if k not in KINDS:
+                raise BadInput(f"--kind '{kind}'를 모릅니다. 다음 중 하나: {', '.join(KINDS)}.")
+        q = " ".join(query)
+        results = do_search(_corpus(), q, kind=k, limit=limit, as_of=check_date(as_of))
+        obj = {"query": q, "results": results}
+        if as_json:
+            _emit(obj, True)
+        else:
+            from .search import matched_words
+
+            for r in results:
+                r["matched"] = matched_words(q, r["title"] + " " + r["text"])
+            _emit(obj, False, "cli/search.txt.j2")
+
+    _run(go)
+
+
+# -------------------------------------------------------------------- rule ----
+@app.command()
+def rule(
+    rule_id: str = typer.Argument(..., metavar="ID", help="조항 id (예: combat.step7.sweep) 또는 해석 id (interp.…)."),
+    as_of: Optional[str] = ASOF_OPT,
+    as_json: bool = JSON_OPT,
+):
+    """조항 하나를 봅니다: 문안, 출처 페이지, 관련 판정, 함께 볼 조항.
+
+    --as-of 날짜를 주면 그날 유효했던 문안과 그 뒤에 바뀐 판정을 보여 줍니다.
+    """
+
+    def go():
+        from .lookup import rule as do_rule
+
+        _emit(do_rule(_corpus(), rule_id, as_of), as_json, "cli/rule.txt.j2")
+
+    _run(go)
+
+
+@app.command()
+def rulings(
+    since: Optional[str] = typer.Option(None, "--since", metavar="YYYY-MM-DD", help="이 날짜 이후(포함)."),
+    until: Optional[str] = typer.Option(None, "--until", metavar="YYYY-MM-DD", help="이 날짜 이전(포함)."),
+    as_json: bool = JSON_OPT,
+):
+    """날짜가 붙은 판정(확정·정정·개정·폐지·도입…)을 오래된 순으로 봅니다."""
+
+    def go():
+        from .lookup import rulings as do_rulings
+
+        _emit(do_rulings(_corpus(), since, until), as_json, "cli/rulings.txt.j2")
+
+    _run(go)
+
+
+# ------------------------------------------------------------------- cards ----
+@app.command()
+def card(
+    name: List[str] = typer.Argument(..., metavar="카드이름", help="카드 이름. 오타·초성·띄어쓰기 차이도 됩니다."),
+    as_json: bool = JSON_OPT,
+):
+    """카드 한 장: 진영, 등급, Lv·HP·ATK·cost, 능력과 타이밍. 룰북에 없는 값은 '미상'."""
+
+    def go():
+        from .lookup import card as do_card
+
+        _emit(do_card(_corpus(), " ".join(name)), as_json, "cli/card.txt.j2")
+
+    _run(go)
+
+
+@app.command()
+def cards(
+    faction: Optional[str] = typer.Option(None, "--faction", "-f", help="진영: DGM(대광명연방), BGM(밤결무리), 미상."),
+    grade: Optional[str] = typer.Option(None, "--grade", "-g", help="등급: 초급, 중급, 고급, 미상."),
+    timing: Optional[str] = typer.Option(None, "--timing", "-t", help="타이밍 태그: 전투, 대응, 이동, 등장."),
+    structure: Optional[bool] = typer.Option(None, "--structure/--no-structure", help="구조물만 / 구조물 빼고."),
+    type_: Optional[str] = typer.Option(None, "--type", help="piece(기물 카드) 또는 special(특수카드)."),
+    as_json: bool = JSON_OPT,
+):
+    """카드 목록 (필터: 진영, 등급, 타이밍 태그, 구조물, 종류)."""
+
+    def go():
+        from .lookup import cards as do_cards
+
+        _emit(do_cards(_corpus(), faction, grade, timing, structure, type_), as_json, "cli/cards.txt.j2")
+
+    _run(go)
+
+
+# ------------------------------------------------------- glossary / faq ----
+@app.command()
+def term(
+    word: Optional[List[str]] = typer.Argument(None, metavar="[용어]", help="찾을 용어. 없으면 용어집 전체."),
+    as_json: bool = JSON_OPT,
+):
+    """용어집: 기동, 정착, 확보, 조우, 맞대응 … 뜻과 관련 조항."""
+
+    def go():
+        from .lookup import term as do_term, terms as do_terms
+
+        if word:
+            _emit(do_term(_corpus(), " ".join(word)), as_json, "cli/term.txt.j2")
+        else:
+            _emit(do_terms(_corpus()), as_json, "cli/terms.txt.j2")
+
+    _run(go)
+
+
+@app.command()
+def faq(
+    faq_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="FAQ id. 없으면 전체."),
+    as_json: bool = JSON_OPT,
+):
+    """'자주 하는 실수 · 질문' 항목을 봅니다."""
+
+    def go():
+        from .lookup import faq as do_faq
+
+        _emit(do_faq(_corpus(), faq_id), as_json, "cli/faq.txt.j2")
+
+    _run(go)
+
+
+@app.command()
+def example(
+    example_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="예시 id. 없으면 목록."),
+    as_json: bool = JSON_OPT,
+):
+    """룰북의 예시(룰북 예시·보드 상황 상세 예시·그림보드 예시)를 봅니다."""
+
+    def go():
+        from .lookup import example as do_example, examples_list
+
+        if example_id:
+            _emit(do_example(_corpus(), example_id), as_json, "cli/example.txt.j2")
+        else:
+            _emit(examples_list(_corpus()), as_json, "cli/examples.txt.j2")
+
+    _run(go)
+
+
+# ---------------------------------------------------------------- validate ----
+@app.command()
+def validate(
+    data: Optional[str] = typer.Option(None, "--data", metavar="DIR", help="검사할 데이터 폴더 (rules/, cards/가 있는 곳)."),
+    as_json: bool = JSON_OPT,
+):
+    """rules/와 cards/ 전체를 엄격하게 검사합니다. 문제가 하나라도 있으면 종료 코드 1."""
+
+    def go():
+        from pathlib import Path
+
+        from .corpus import load
+        from .errors import DataError
+        from .paths import data_root
+
+        root = Path(data) if data else data_root()
+        try:
+            c = load(root, use_cache=False)
+        except DataError as exc:
+            if as_json:
+                sys.stdout.write(json.dumps({"ok": False, "problems": [
+                    {"file": p.file, "line": p.line, "key": p.key, "message": p.message, "fix": p.fix}
+                    for p in exc.problems]}, ensure_ascii=False, indent=2) + "\n")
+                raise typer.Exit(1) from None
+            raise
+        counts = {"clauses": len(c.clauses), "interpretations": len(c.interpretations), "rulings": len(c.rulings),
+                  "faq": len(c.faq), "terms": len(c.terms), "examples": len(c.examples), "cards": len(c.cards)}
+        _emit({"ok": True, "root": str(root), "counts": counts, "problems": []}, as_json, "cli/validate.txt.j2")
+
+    _run(go)
+
+
+def main() -> None:
+    """Entry point: run the app, turning click's usage errors into Korean (exit 2)."""
+    i18n.run(app)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,521 @@
+"""Loading, validating and caching the rules corpus and card database.
+
+The loader is strict: an unknown key, a duplicate key or id, a bad date, a
+wrong type or a reference that does not resolve is reported with the file, the
+line, the key and how to fix it. A validated corpus is cached (marshal) keyed
+by the files' sizes and modification times, so a lookup does not parse YAML.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__
+from .errors import DataError, Problem
+from .paths import cache_dir, data_root
+
+CACHE_FORMAT = 3
+
+FACTIONS = {"DGM": "대광명연방", "BGM": "밤결무리"}
+GRADES = ("초급", "중급", "고급")
+TIMINGS = ("전투", "대응", "이동", "등장")
+CARD_TYPES = ("piece", "special")
+ABILITY_KINDS = ("sp", "entry", "effect", "other")
+STATS = ("lv", "hp", "atk", "cost")
+RULING_STATUS = {
+    "confirmed": "확정", "corrected": "정정", "revised": "개정", "abolished": "폐지",
+    "introduced": "도입", "codified": "명문화", "followup": "후속",
+}
+EXAMPLE_TYPES = {"rulebook": "룰북 예시", "board": "보드 상황 상세 예시", "figure": "그림보드 예시"}
+
+# ---------------------------------------------------------------- schema ----
+# key -> (allowed types, required). "strs" = list of strings, "ids" = list of ids.
+_S, _I, _B, _L, _D, _N = str, int, bool, list, dict, type(None)
+
+SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
+    "source": {"id": ((_S,), True), "title": ((_S,), True), "header": ((_S, _N), False),
+               "seed": ((_S, _N), False), "version": ((_S, _N), False)},
+    "section": {"id": ((_S,), True), "title": ((_S,), True), "order": ((_I,), True)},
+    "clause": {"id": ((_S,), True), "title": ((_S,), True), "source": ((_S, _L), True),
+               "text": ((_S,), True), "see_also": ((_L,), False), "keywords": ((_L,), False),
+               "earlier": ((_L,), False), "interpretations": ((_L,), False)},
+    "earlier": {"ruling": ((_S,), True), "text": ((_S,), True)},
+    "interpretation": {"id": ((_S,), True), "title": ((_S,), True), "text": ((_S,), True),
+                       "basis": ((_S,), True)},
+    "ruling": {"id": ((_S,), True), "date": ((_S,), True), "status": ((_S,), True),
+               "label": ((_S,), True), "title": ((_S,), True), "summary": ((_S,), True),
+               "clauses": ((_L,), True), "supersedes": ((_S, _N), False),
+               "earlier_rule": ((_S, _N), False), "source": ((_L, _S), True)},
+    "faq": {"id": ((_S,), True), "question": ((_S,), True), "answer": ((_S,), True),
+            "clauses": ((_L,), True), "source": ((_S,), True), "keywords": ((_L,), False)},
+    "term": {"id": ((_S,), True), "term": ((_S,), True), "aliases": ((_L,), False),
+             "definition": ((_S,), True), "clauses": ((_L,), False), "source": ((_S, _L), True)},
+    "example": {"id": ((_S,), True), "title": ((_S,), True), "type": ((_S,), True),
+                "source": ((_S,), True), "situation": ((_S,), True), "steps": ((_L,), True),
+                "result": ((_S,), True), "point": ((_S,), False), "reason": ((_S,), False),
+                "clauses": ((_L,), True), "rulings": ((_L,), False),
+                "scenario": ((_D, _L), False), "expected": ((_D, _L), False)},
+    "card": {"name": ((_S,), True), "aliases": ((_L,), False), "type": ((_S,), True),
+             "faction": ((_S, _N), True), "grade": ((_S, _N), True), "lv": ((_I, _N), True),
+             "hp": ((_I, _N), True), "atk": ((_I, _N), True), "cost": ((_I, _N), True),
+             "structure": ((_B,), True), "timing": ((_S, _N), False), "abilities": ((_L,), True),
+             "stat_sources": ((_D,), False), "notes": ((_S, _N), False), "sources": ((_L,), True)},
+    "ability": {"name": ((_S,), True), "timing": ((_S, _N), True), "kind": ((_S,), True),
+                "text": ((_S,), True), "source": ((_S, _L), True), "effect": ((_D, _N), False),
+                "optional": ((_B, _N), False)},
+    "stat_source": {"source": ((_S,), True), "quote": ((_S,), True)},
+}
+
+_TYPE_KO = {str: "문자열", int: "정수", bool: "참/거짓", list: "목록", dict: "매핑", type(None): "null"}
+
+
+def _line(obj, key=None):
+    fn = getattr(obj, "line_of", None)
+    if fn is None:
+        return None
+    return fn(key) if key is not None else getattr(obj, "line", None)
+
+
+class _Checker:
+    """Collects problems for one file."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.problems: list[Problem] = []
+
+    def add(self, obj, key, message, fix=None):
+        self.problems.append(Problem(self.file, _line(obj, key), key, message, fix))
+
+    def record(self, obj, schema: str, where: str) -> bool:
+        if not isinstance(obj, dict):
+            self.problems.append(Problem(self.file, None, where, f"{where}: 매핑이어야 합니다.",
+                                         "'키: 값' 형식으로 적으세요"))
+            return False
+        spec = SCHEMAS[schema]
+        ok = True
+        for key in obj:
+            if key not in spec:
+                near = _nearest(str(key), list(spec))
+                self.add(obj, key, f"{where}: 알 수 없는 키 '{key}'.",
+                         f"'{near}'의 오타라면 고치고, 아니면 지우세요 (허용: {', '.join(spec)})" if near
+                         else f"지우세요 (허용: {', '.join(spec)})")
+                ok = False
+        for key, (types, required) in spec.items():
+            if key not in obj:
+                if required:
+                    self.add(obj, None, f"{where}: 필수 키 '{key}'가 없습니다.", f"'{key}'를 추가하세요")
+                    ok = False
+                continue
+            value = obj[key]
+            if isinstance(value, bool) and bool not in types:
+                good = False
+            else:
+                good = isinstance(value, types)
+            if not good:
+                want = " 또는 ".join(_TYPE_KO[t] for t in types)
+                self.add(obj, key, f"{where}: '{key}'의 값은 {want}이어야 합니다 (지금: {value!r}).",
+                         f"'{key}'를 {want}(으)로 고치세요")
+                ok = False
+        return ok
+
+    def str_list(self, obj, key, where) -> list[str]:
+        value = obj.get(key)
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [value]
+        out = []
+        for item in value:
+            if not isinstance(item, str):
+                self.add(obj, key, f"{where}: '{key}'의 항목은 문자열이어야 합니다 (지금: {item!r}).")
+            else:
+                out.append(item)
+        return out
+
+
+def _nearest(word: str, options: list[str]) -> str | None:
+    from difflib import get_close_matches
+
+    hits = get_close_matches(word, options, n=1, cutoff=0.6)
+    return hits[0] if hits else None
+
+
+# ---------------------------------------------------------------- corpus ----
+@dataclass
+class Corpus:
+    sources: dict = field(default_factory=dict)
+    sections: dict = field(default_factory=dict)
+    clauses: dict = field(default_factory=dict)
+    interpretations: dict = field(default_factory=dict)
+    rulings: dict = field(default_factory=dict)
+    faq: dict = field(default_factory=dict)
+    terms: dict = field(default_factory=dict)
+    examples: dict = field(default_factory=dict)
+    cards: dict = field(default_factory=dict)
+    index: dict = field(default_factory=dict)
+    root: str = ""
+
+    def to_plain(self) -> dict:
+        return {k: getattr(self, k) for k in
+                ("sources", "sections", "clauses", "interpretations", "rulings", "faq", "terms",
+                 "examples", "cards", "index", "root")}
+
+    @classmethod
+    def from_plain(cls, data: dict) -> "Corpus":
+        return cls(**data)
+
+    # ----- lookups
+    def latest_date(self) -> str:
+        return max((r["date"] for r in self.rulings.values()), default="2026-09-19")
+
+    def rulings_for(self, clause_id: str) -> list[dict]:
+        return [r for r in self.rulings.values() if clause_id in r["clauses"]]
+
+    def source_title(self, sid) -> str:
+        ids = sid if isinstance(sid, list) else [sid]
+        return " · ".join(self.sources[s]["title"] for s in ids if s in self.sources)
+
+    def all_ids(self) -> dict[str, str]:
+        """Every citable id → its kind."""
+        out = {}
+        for kind, table in (("clause", self.clauses), ("interpretation", self.interpretations),
+                            ("ruling", self.rulings), ("faq", self.faq), ("term", self.terms),
+                            ("example", self.examples)):
+            for key in table:
+                out[key] = kind
+        return out
+
+
+def _data_files(root: Path) -> list[Path]:
+    files: list[Path] = []
+    for sub in ("rules", "rules/clauses", "rules/examples", "cards"):
+        d = root / sub
+        if d.is_dir():
+            files.extend(sorted(p for p in d.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
+    return files
+
+
+def _signature(root: Path, files: list[Path]) -> str:
+    h = hashlib.sha1()
+    h.update(f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}|{root.resolve()}".encode())
+    for p in files:
+        st = p.stat()
+        h.update(f"|{p.relative_to(root)}|{st.st_size}|{st.st_mtime_ns}".encode())
+    # the index layout depends on the code that builds it
+    here = Path(__file__).parent
+    for name in ("corpus.py", "search.py", "korean.py"):
+        st = (here / name).stat()
+        h.update(f"|{name}|{st.st_size}|{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:20]
+
+
+_MEMO: dict[str, Corpus] = {}
+
+
+def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:
+    """Load the corpus (validated), from the cache when it is fresh."""
+    root = Path(root) if root is not None else data_root()
+    key = str(root)
+    if use_cache and key in _MEMO:
+        return _MEMO[key]
+    if not (root / "rules").is_dir():
+        raise DataError([Problem(str(root), None, None, "rules/ 폴더가 없습니다.",
+                                 "FLAMER_DATA가 가리키는 경로나 설치 상태를 확인하세요")])
+    files = _data_files(root)
+    cache_file = None
+    if use_cache:
+        cdir = cache_dir()
+        if cdir is not None:
+            cache_file = cdir / f"corpus-{_signature(root, files)}.marshal"
+            try:
+                with open(cache_file, "rb") as fh:
+                    corpus = Corpus.from_plain(marshal.load(fh))
+                _MEMO[key] = corpus
+                return corpus
+            except (OSError, EOFError, ValueError, TypeError):
+                pass
+    corpus = parse(root, files)
+    from .search import build_index
+
+    corpus.index = build_index(corpus)
+    if cache_file is not None:
+        _write_cache(cache_file, corpus)
+    if use_cache:
+        _MEMO[key] = corpus
+    return corpus
+
+
+def _write_cache(path: Path, corpus: Corpus) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            marshal.dump(corpus.to_plain(), fh)
+        os.replace(tmp, path)
+        for old in path.parent.glob("corpus-*.marshal"):
+            if old != path:
+                try:
+                    old.unlink()
+                except OSError:
+                    pass
+    except OSError:
+        pass  # a read-only home is fine: we just parse every time
+
+
+def parse(root: Path, files: list[Path] | None = None) -> Corpus:
+    """Parse and validate every data file; raise DataError listing all problems."""
+    from .yamlio import is_date, plain, read_yaml
+
+    files = files if files is not None else _data_files(root)
+    corpus = Corpus(root=str(root))
+    problems: list[Problem] = []
+    seen_ids: dict[str, str] = {}  # id -> file
+    pending_refs: list[tuple[_Checker, object, str, str, list[str]]] = []
+
+    def rel(p: Path) -> str:
+        try:
+            return str(p.relative_to(root))
+        except ValueError:
+            return str(p)
+
+    def claim_id(chk: _Checker, obj, key: str, value: str, what: str):
+        if value in seen_ids:
+            chk.add(obj, key, f"{what} id '{value}'가 중복됩니다 (먼저 나온 곳: {seen_ids[value]}).",
+                    "id를 다른 이름으로 바꾸세요")
+            return False
+        seen_ids[value] = chk.file
+        return True
+
+    def ref(chk, obj, key, kind, ids):
+        pending_refs.append((chk, obj, key, kind, ids))
+
+    parsed: list[tuple[Path, object]] = []
+    for path in files:
+        try:
+            parsed.append((path, read_yaml(path, rel(path))))
+        except DataError as exc:
+            problems.extend(exc.problems)
+
+    top_keys = {"sources": "source", "rulings": "ruling", "faq": "faq", "terms": "term",
+                "examples": "example", "cards": "card"}
+    for path, doc in parsed:
+        chk = _Checker(rel(path))
+        if doc is None:
+            continue  # an empty file contributes nothing
+        if not isinstance(doc, dict):
+            chk.add(doc, None, "최상위는 매핑이어야 합니다.", "'clauses:' 같은 최상위 키 아래에 목록을 적으세요")
+            problems.extend(chk.problems)
+            continue
+        allowed = {"section", "clauses"} if path.parent.name == "clauses" else set(top_keys)
+        for key in doc:
+            if key not in allowed:
+                chk.add(doc, key, f"알 수 없는 최상위 키 '{key}'.", f"허용: {', '.join(sorted(allowed))}")
+        if path.parent.name == "clauses":
+            sec = doc.get("section")
+            if not chk.record(sec, "section", "section"):
+                problems.extend(chk.problems)
+                continue
+            if sec["id"] in corpus.sections:
+                chk.add(sec, "id", f"섹션 id '{sec['id']}'가 중복됩니다.", "섹션 id를 바꾸세요")
+            corpus.sections[sec["id"]] = {"id": sec["id"], "title": sec["title"], "order": sec["order"],
+                                          "file": rel(path)}
+            for i, c in enumerate(doc.get("clauses") or []):
+                where = f"clauses[{i}]"
+                if not chk.record(c, "clause", where):
+                    continue
+                if not claim_id(chk, c, "id", c["id"], "조항"):
+                    continue
+                rec = plain(c)
+                rec["section"] = sec["id"]
+                rec["file"] = rel(path)
+                rec["line"] = c.line
+                rec["source"] = chk.str_list(c, "source", where)
+                rec["see_also"] = chk.str_list(c, "see_also", where)
+                rec["keywords"] = chk.str_list(c, "keywords", where)
+                ref(chk, c, "source", "source", rec["source"])
+                ref(chk, c, "see_also", "clause", rec["see_also"])
+                earlier = []
+                for j, e in enumerate(c.get("earlier") or []):
+                    if chk.record(e, "earlier", f"{where}.earlier[{j}]"):
+                        ref(chk, e, "ruling", "ruling", [e["ruling"]])
+                        earlier.append(plain(e))
+                rec["earlier"] = earlier
+                interps = []
+                for j, it in enumerate(c.get("interpretations") or []):
+                    if chk.record(it, "interpretation", f"{where}.interpretations[{j}]"):
+                        if claim_id(chk, it, "id", it["id"], "해석"):
+                            irec = plain(it)
+                            irec["clause"] = c["id"]
+                            corpus.interpretations[it["id"]] = irec
+                            interps.append(it["id"])
+                rec["interpretations"] = interps
+                corpus.clauses[c["id"]] = rec
+            problems.extend(chk.problems)
+            continue
+
+        for top, schema in top_keys.items():
+            items = doc.get(top)
+            if items is None:
+                continue
+            if not isinstance(items, list):
+                chk.add(doc, top, f"'{top}'는 목록이어야 합니다.", "각 항목을 '- '로 시작하세요")
+                continue
+            for i, item in enumerate(items):
+                where = f"{top}[{i}]"
+                if not chk.record(item, schema, where):
+                    continue
+                _load_item(corpus, chk, schema, item, where, claim_id, ref, is_date, plain)
+        problems.extend(chk.problems)
+
+    # references, now that every id is known
+    tables = {"clause": corpus.clauses, "ruling": corpus.rulings, "source": corpus.sources,
+              "example": corpus.examples}
+    kind_ko = {"clause": "조항", "ruling": "판정", "source": "출처 페이지", "example": "예시"}
+    for chk, obj, key, kind, ids in pending_refs:
+        for target in ids:
+            if target not in tables[kind]:
+                near = _nearest(target, list(tables[kind]))
+                chk.problems.append(Problem(chk.file, _line(obj, key), key,
+                                            f"{kind_ko[kind]} '{target}'를 찾을 수 없습니다.",
+                                            f"'{near}'로 고치세요" if near else f"있는 {kind_ko[kind]} id를 적으세요"))
+        problems.extend(p for p in chk.problems if p not in problems)
+    if problems:
+        # de-duplicate while keeping order
+        seen = set()
+        uniq = []
+        for p in problems:
+            if p not in seen:
+                seen.add(p)
+                uniq.append(p)
+        raise DataError(uniq)
+    corpus.rulings = dict(sorted(corpus.rulings.items(), key=lambda kv: (kv[1]["date"], kv[0])))
+    corpus.sections = dict(sorted(corpus.sections.items(), key=lambda kv: kv[1]["order"]))
+    return corpus
+
+
+def _load_item(corpus: Corpus, chk: _Checker, schema: str, item, where, claim_id, ref, is_date, plain):
+    if schema == "source":
+        if claim_id(chk, item, "id", item["id"], "출처"):
+            corpus.sources[item["id"]] = plain(item)
+    elif schema == "ruling":
+        if not is_date(item["date"]):
+            chk.add(item, "date", f"{where}: 날짜 '{item['date']}'가 올바르지 않습니다.",
+                    "YYYY-MM-DD 형식의 실제 날짜로 적으세요 (예: 2026-09-24)")
+            return
+        if item["status"] not in RULING_STATUS:
+            chk.add(item, "status", f"{where}: 알 수 없는 status '{item['status']}'.",
+                    f"다음 중 하나: {', '.join(RULING_STATUS)}")
+            return
+        if claim_id(chk, item, "id", item["id"], "판정"):
+            rec = plain(item)
+            rec["clauses"] = chk.str_list(item, "clauses", where)
+            rec["source"] = chk.str_list(item, "source", where)
+            rec.setdefault("supersedes", None)
+            rec.setdefault("earlier_rule", None)
+            ref(chk, item, "clauses", "clause", rec["clauses"])
+            ref(chk, item, "source", "source", rec["source"])
+            corpus.rulings[item["id"]] = rec
+    elif schema == "faq":
+        if claim_id(chk, item, "id", item["id"], "FAQ"):
+            rec = plain(item)
+            rec["clauses"] = chk.str_list(item, "clauses", where)
+            rec["keywords"] = chk.str_list(item, "keywords", where)
+            ref(chk, item, "clauses", "clause", rec["clauses"])
+            ref(chk, item, "source", "source", [item["source"]])
+            corpus.faq[item["id"]] = rec
+    elif schema == "term":
+        if claim_id(chk, item, "id", item["id"], "용어"):
+            rec = plain(item)
+            rec["aliases"] = chk.str_list(item, "aliases", where)
+            rec["clauses"] = chk.str_list(item, "clauses", where)
+            rec["source"] = chk.str_list(item, "source", where)
+            ref(chk, item, "clauses", "clause", rec["clauses"])
+            ref(chk, item, "source", "source", rec["source"])
+            corpus.terms[item["id"]] = rec
+    elif schema == "example":
+        if item["type"] not in EXAMPLE_TYPES:
+            chk.add(item, "type", f"{where}: 알 수 없는 예시 종류 '{item['type']}'.",
+                    f"다음 중 하나: {', '.join(EXAMPLE_TYPES)}")
+            return
+        if claim_id(chk, item, "id", item["id"], "예시"):
+            rec = plain(item)
+            rec["clauses"] = chk.str_list(item, "clauses", where)
+            rec["rulings"] = chk.str_list(item, "rulings", where)
+            rec["steps"] = [str(s) for s in item["steps"]]
+            ref(chk, item, "clauses", "clause", rec["clauses"])
+            ref(chk, item, "rulings", "ruling", rec["rulings"])
+            ref(chk, item, "source", "source", [item["source"]])
+            corpus.examples[item["id"]] = rec
+    elif schema == "card":
+        _load_card(corpus, chk, item, where, ref, plain)
+
+
+def _load_card(corpus: Corpus, chk: _Checker, item, where, ref, plain):
+    name = item["name"]
+    where = f"{where} ({name})"
+    ok = True
+    if item["type"] not in CARD_TYPES:
+        chk.add(item, "type", f"{where}: 알 수 없는 카드 종류 '{item['type']}'.", "piece 또는 special")
+        ok = False
+    if item["faction"] is not None and item["faction"] not in FACTIONS:
+        chk.add(item, "faction", f"{where}: 알 수 없는 진영 '{item['faction']}'.",
+                f"{', '.join(FACTIONS)} 또는 null(미상)")
+        ok = False
+    if item["grade"] is not None and item["grade"] not in GRADES:
+        chk.add(item, "grade", f"{where}: 알 수 없는 등급 '{item['grade']}'.", "초급, 중급, 고급 또는 null(미상)")
+        ok = False
+    if item.get("timing") is not None and item["timing"] not in TIMINGS:
+        chk.add(item, "timing", f"{where}: 알 수 없는 타이밍 '{item['timing']}'.", f"{', '.join(TIMINGS)} 또는 null")
+        ok = False
+    sources = item.get("stat_sources") or {}
+    for stat in STATS:
+        if item[stat] is not None and stat not in sources:
+            chk.add(item, stat, f"{where}: 수치 {stat}={item[stat]}의 출처가 없습니다.",
+                    f"stat_sources.{stat}에 페이지와 인용구를 적거나, 룰북에 없다면 null로 두세요")
+            ok = False
+    for stat, src in sources.items():
+        if stat not in STATS:
+            chk.add(sources, stat, f"{where}: stat_sources에 알 수 없는 수치 '{stat}'.", f"허용: {', '.join(STATS)}")
+            ok = False
+            continue
+        if item[stat] is None:
+            chk.add(sources, stat, f"{where}: {stat}는 null인데 출처가 적혀 있습니다.", "수치를 적거나 출처를 지우세요")
+            ok = False
+        if chk.record(src, "stat_source", f"{where}.stat_sources.{stat}"):
+            ref(chk, src, "source", "source", [src["source"]])
+    abil_names = set()
+    for j, ab in enumerate(item["abilities"]):
+        aw = f"{where}.abilities[{j}]"
+        if not chk.record(ab, "ability", aw):
+            ok = False
+            continue
+        if ab["name"] in abil_names:
+            chk.add(ab, "name", f"{aw}: 능력 이름 '{ab['name']}'가 중복됩니다.", "하나로 합치세요")
+            ok = False
+        abil_names.add(ab["name"])
+        if ab["timing"] is not None and ab["timing"] not in TIMINGS:
+            chk.add(ab, "timing", f"{aw}: 알 수 없는 타이밍 '{ab['timing']}'.", f"{', '.join(TIMINGS)} 또는 null(미상)")
+            ok = False
+        if ab["kind"] not in ABILITY_KINDS:
+            chk.add(ab, "kind", f"{aw}: 알 수 없는 능력 종류 '{ab['kind']}'.", f"{', '.join(ABILITY_KINDS)}")
+            ok = False
+        ref(chk, ab, "source", "source", chk.str_list(ab, "source", aw))
+    ref(chk, item, "sources", "source", chk.str_list(item, "sources", where))
+    if name in corpus.cards:
+        chk.add(item, "name", f"{where}: 카드 이름 '{name}'가 중복됩니다.", "하나로 합치세요")
+        return
+    if ok:
+        rec = plain(item)
+        rec["aliases"] = chk.str_list(item, "aliases", where)
+        rec.setdefault("timing", None)
+        rec.setdefault("notes", None)
+        rec.setdefault("stat_sources", {})
+        for ab in rec["abilities"]:
+            ab["source"] = ab["source"] if isinstance(ab["source"], list) else [ab["source"]]
+            ab.setdefault("effect", None)
+        corpus.cards[name] = rec

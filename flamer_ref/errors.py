@@ -1,0 +1,67 @@
+"""Narrow, user-facing exceptions. Every message is Korean and complete; the CLI
+prints it on stderr and exits 1 without a traceback."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class FlamerError(Exception):
+    """Base for every error the CLI reports to a person."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found while loading or validating data or a scenario."""
+
+    file: str
+    line: int | None
+    key: str | None
+    message: str
+    fix: str | None = None
+
+    def render(self) -> str:
+        where = self.file
+        if self.line:
+            where += f" {self.line}행"
+        key = f" [{self.key}]" if self.key else ""
+        fix = f" → 고치는 법: {self.fix}" if self.fix else ""
+        return f"{where}{key}: {self.message}{fix}"
+
+
+class DataError(FlamerError):
+    """The rules or card data (or a scenario file) is broken."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        head = f"데이터 오류 {len(self.problems)}건:" if len(self.problems) > 1 else "데이터 오류:"
+        body = "\n".join("  " + p.render() for p in self.problems)
+        super().__init__(f"{head}\n{body}")
+
+
+class NotFound(FlamerError):
+    """An id or name that does not exist; carries the nearest candidates."""
+
+    def __init__(self, message: str, candidates: list[tuple[str, str]] | None = None):
+        self.candidates = candidates or []
+        if self.candidates:
+            lines = "\n".join(f"  - {cid}  {title}".rstrip() for cid, title in self.candidates)
+            message = f"{message}\n비슷한 항목:\n{lines}"
+        super().__init__(message)
+
+
+class Ambiguous(FlamerError):
+    """A name that fits several entries equally well: list them, do not guess."""
+
+    def __init__(self, message: str, candidates: list[tuple[str, str]]):
+        self.candidates = candidates
+        lines = "\n".join(f"  - {cid}  {title}".rstrip() for cid, title in candidates)
+        super().__init__(f"{message}\n후보:\n{lines}")
+
+
+class BadInput(FlamerError):
+    """A command-line value that is well-formed for the shell but wrong for us."""

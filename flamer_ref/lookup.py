@@ -1,0 +1,264 @@
+"""The library behind the lookup commands: each function returns the JSON-able
+answer the CLI prints (and renders for people). No printing here."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from .corpus import EXAMPLE_TYPES, FACTIONS, RULING_STATUS, Corpus
+from .errors import Ambiguous, BadInput, NotFound
+from .korean import choseong, is_choseong_query, is_qwerty_candidate, jamo, qwerty_to_jamo
+
+
+def check_date(value: str | None, what: str = "--as-of") -> str | None:
+    if value is None:
+        return None
+    try:
+        _dt.date.fromisoformat(value)
+        if len(value) != 10:
+            raise ValueError
+    except ValueError:
+        raise BadInput(f"{what} 날짜 '{value}'를 읽을 수 없습니다. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).") from None
+    return value
+
+
+# ----------------------------------------------------------------- rulings ----
+def ruling_view(r: dict) -> dict:
+    return {
+        "id": r["id"], "date": r["date"], "status": r["status"], "status_ko": RULING_STATUS[r["status"]],
+        "label": r["label"], "title": r["title"], "summary": r["summary"], "clauses": list(r["clauses"]),
+        "supersedes": r.get("supersedes"), "earlier_rule": r.get("earlier_rule"), "source": list(r["source"]),
+    }
+
+
+def rulings(corpus: Corpus, since: str | None = None, until: str | None = None) -> dict:
+    since, until = check_date(since, "--since"), check_date(until, "--until")
+    out = [ruling_view(r) for r in corpus.rulings.values()
+           if (since is None or r["date"] >= since) and (until is None or r["date"] <= until)]
+    return {"since": since, "until": until, "rulings": out}
+
+
+# ------------------------------------------------------------------ clauses ----
+def _id_candidates(corpus: Corpus, query: str, table: dict, title_key: str, n: int = 5) -> list[tuple[str, str]]:
+    from rapidfuzz import fuzz, process
+
+    keys = list(table)
+    choices = [f"{k} {table[k][title_key]}" for k in keys]
+    hits = process.extract(query, choices, scorer=fuzz.WRatio, limit=n)
+    return [(keys[i], table[keys[i]][title_key]) for _, _, i in hits]
+
+
+def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
+    as_of = check_date(as_of) or corpus.latest_date()
+    if rule_id in corpus.interpretations:
+        it = corpus.interpretations[rule_id]
+        parent = rule(corpus, it["clause"], as_of)
+        return {**parent, "interpretation": {"id": it["id"], "title": it["title"], "text": it["text"],
+                                             "basis": it["basis"], "label": "해석 (공식 판정 아님)"}}
+    if rule_id in corpus.rulings:
+        raise NotFound(f"'{rule_id}'는 조항이 아니라 판정입니다. 'flamer rulings'로 보세요.")
+    c = corpus.clauses.get(rule_id)
+    if c is None:
+        raise NotFound(f"조항 '{rule_id}'가 없습니다.", _id_candidates(corpus, rule_id, corpus.clauses, "title"))
+    touching = corpus.rulings_for(rule_id)
+    in_force = [r for r in touching if r["date"] <= as_of]
+    later = [r for r in touching if r["date"] > as_of]
+    text, text_status = c["text"], "current"
+    earlier_by_ruling = {e["ruling"]: e["text"] for e in c["earlier"]}
+    note = None
+    if later:
+        first = later[0]
+        if first["id"] in earlier_by_ruling:
+            text, text_status = earlier_by_ruling[first["id"]], "earlier"
+            note = f"{as_of} 기준 문안입니다. {first['date']} {first['label']}({first['title']})로 바뀌었습니다."
+        else:
+            text_status = "earlier-unknown"
+            note = (f"{first['date']} {first['label']}({first['title']}) 이전의 문안은 룰북에 없습니다(미상). "
+                    "아래는 현재 문안입니다.")
+    section = corpus.sections[c["section"]]
+    return {
+        "id": c["id"], "title": c["title"], "text": text, "text_status": text_status, "as_of": as_of,
+        "note": note, "section": c["section"], "section_title": section["title"],
+        "source": corpus.source_title(c["source"]), "source_ids": list(c["source"]),
+        "rulings": [ruling_view(r) for r in in_force],
+        "later_rulings": [ruling_view(r) for r in later],
+        "see_also": [{"id": s, "title": corpus.clauses[s]["title"]} for s in c["see_also"]],
+        "interpretations": [{"id": i, "title": corpus.interpretations[i]["title"],
+                             "text": corpus.interpretations[i]["text"],
+                             "basis": corpus.interpretations[i]["basis"]} for i in c["interpretations"]],
+        "faq": [f["id"] for f in corpus.faq.values() if rule_id in f["clauses"]],
+        "examples": [e["id"] for e in corpus.examples.values() if rule_id in e["clauses"]],
+        "keywords": list(c["keywords"]),
+    }
+
+
+# -------------------------------------------------------------------- cards ----
+def card_view(corpus: Corpus, card: dict) -> dict:
+    return {
+        "name": card["name"], "aliases": list(card["aliases"]), "type": card["type"],
+        "faction": card["faction"], "faction_name": FACTIONS.get(card["faction"]) if card["faction"] else None,
+        "grade": card["grade"], "lv": card["lv"], "hp": card["hp"], "atk": card["atk"], "cost": card["cost"],
+        "structure": card["structure"], "timing": card.get("timing"),
+        "abilities": [{"name": a["name"], "timing": a["timing"], "kind": a["kind"], "text": a["text"],
+                       "source": a["source"], "effect": a.get("effect")} for a in card["abilities"]],
+        "stat_sources": card.get("stat_sources") or {}, "notes": card.get("notes"),
+        "sources": [{"id": s, "title": corpus.sources[s]["title"]} for s in card["sources"]],
+    }
+
+
+def _norm_name(s: str) -> str:
+    return "".join(s.split()).lower()
+
+
+def resolve_name(query: str, names: dict[str, str], what: str) -> tuple[str, bool]:
+    """Resolve a typed name to a key of `names` (alias/name → key).
+
+    Returns (key, corrected). Raises NotFound or Ambiguous: it never guesses
+    between several plausible answers."""
+    from rapidfuzz import fuzz
+
+    q = _norm_name(query)
+    if not q:
+        raise BadInput(f"{what} 이름이 비어 있습니다.")
+    normed: dict[str, set[str]] = {}
+    for alias, key in names.items():
+        normed.setdefault(_norm_name(alias), set()).add(key)
+    if q in normed and len(normed[q]) == 1:
+        return next(iter(normed[q])), False
+
+    def pick(keys: set[str], why: str) -> tuple[str, bool]:
+        if len(keys) == 1:
+            return next(iter(keys)), True
+        raise Ambiguous(f"'{query}'에 맞는 {what}이(가) 여럿입니다 ({why}). 하나를 골라 다시 입력하세요.",
+                        [(k, "") for k in sorted(keys)])
+
+    if is_choseong_query(q):
+        exact = {k for n, ks in normed.items() if choseong(n) == q for k in ks}
+        if exact:
+            return pick(exact, "초성")
+        pre = {k for n, ks in normed.items() if choseong(n).startswith(q) for k in ks}
+        if pre:
+            return pick(pre, "초성")
+    forms = [jamo(q)]
+    if is_qwerty_candidate(q):
+        forms.append(qwerty_to_jamo(query.replace(" ", "")))
+        conv = forms[-1]
+        hits = {k for n, ks in normed.items() if jamo(n) == conv for k in ks}
+        if hits:
+            return pick(hits, "영문 자판")
+    # the typed text inside a name (e.g. '잠복' → 잠복군)
+    inside = {k for n, ks in normed.items() if q in n for k in ks}
+    if inside:
+        return pick(inside, "이름 일부")
+    scored: dict[str, float] = {}
+    for n, ks in normed.items():
+        nj = jamo(n)
+        s = max(fuzz.ratio(f, nj) for f in forms)
+        for k in ks:
+            scored[k] = max(scored.get(k, 0.0), s)
+    ranked = sorted(scored.items(), key=lambda kv: -kv[1])
+    if ranked and ranked[0][1] >= 70 and (len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= 8):
+        return ranked[0][0], True
+    close = [k for k, s in ranked if s >= 60][:6]
+    if len(close) > 1:
+        raise Ambiguous(f"'{query}'에 맞는 {what}을(를) 하나로 정할 수 없습니다.", [(k, "") for k in close])
+    raise NotFound(f"{what} '{query}'를 찾을 수 없습니다.", [(k, "") for k, _ in ranked[:5]])
+
+
+def card(corpus: Corpus, name: str) -> dict:
+    names = {c["name"]: c["name"] for c in corpus.cards.values()}
+    for c in corpus.cards.values():
+        for a in c["aliases"]:
+            names[a] = c["name"]
+    key, corrected = resolve_name(name, names, "카드")
+    view = card_view(corpus, corpus.cards[key])
+    view["query"] = name
+    view["corrected"] = corrected
+    return view
+
+
+def cards(corpus: Corpus, faction: str | None = None, grade: str | None = None, timing: str | None = None,
+          structure: bool | None = None, type_: str | None = None) -> dict:
+    unset = object()
+    fac_filter = unset
+    if faction is not None:
+        if faction in ("미상", "null", "none"):
+            fac_filter = None
+        else:
+            fac_filter = {v: k for k, v in FACTIONS.items()}.get(faction, faction.upper())
+            if fac_filter not in FACTIONS:
+                raise BadInput(f"진영 '{faction}'를 모릅니다. DGM(대광명연방), BGM(밤결무리) 또는 미상 중에서 고르세요.")
+    if grade is not None and grade not in ("초급", "중급", "고급", "미상"):
+        raise BadInput(f"등급 '{grade}'를 모릅니다. 초급, 중급, 고급, 미상 중에서 고르세요.")
+    if timing is not None:
+        timing = timing.strip("()")
+        timing = "등장" if timing == "등장효과" else timing
+        if timing not in ("전투", "대응", "이동", "등장"):
+            raise BadInput(f"타이밍 '{timing}'를 모릅니다. 전투, 대응, 이동, 등장 중에서 고르세요.")
+    if type_ is not None and type_ not in ("piece", "special"):
+        raise BadInput(f"카드 종류 '{type_}'를 모릅니다. piece(기물 카드) 또는 special(특수카드).")
+    out = []
+    for c in corpus.cards.values():
+        if fac_filter is not unset and c["faction"] != fac_filter:
+            continue
+        if grade is not None and (c["grade"] or "미상") != grade:
+            continue
+        if timing is not None and c.get("timing") != timing and not any(a["timing"] == timing for a in c["abilities"]):
+            continue
+        if structure is not None and c["structure"] != structure:
+            continue
+        if type_ is not None and c["type"] != type_:
+            continue
+        out.append(card_view(corpus, c))
+    return {"filters": {"faction": None if fac_filter is unset else fac_filter, "grade": grade, "timing": timing, "structure": structure,
+                        "type": type_}, "cards": out}
+
+
+# ------------------------------------------------------------ terms / faq ----
+def term(corpus: Corpus, word: str) -> dict:
+    names = {}
+    for t in corpus.terms.values():
+        names[t["term"]] = t["id"]
+        names[t["id"]] = t["id"]
+        for a in t["aliases"]:
+            names.setdefault(a, t["id"])
+    key, corrected = resolve_name(word, names, "용어")
+    t = corpus.terms[key]
+    return {"id": t["id"], "term": t["term"], "aliases": t["aliases"], "definition": t["definition"],
+            "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in t["clauses"]],
+            "source": corpus.source_title(t["source"]), "query": word, "corrected": corrected}
+
+
+def terms(corpus: Corpus) -> dict:
+    return {"terms": [{"id": t["id"], "term": t["term"], "aliases": t["aliases"], "definition": t["definition"]}
+                      for t in corpus.terms.values()]}
+
+
+def faq(corpus: Corpus, faq_id: str | None = None) -> dict:
+    def view(f):
+        return {"id": f["id"], "question": f["question"], "answer": f["answer"],
+                "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in f["clauses"]],
+                "source": corpus.source_title(f["source"])}
+
+    if faq_id is None:
+        return {"faq": [view(f) for f in corpus.faq.values()]}
+    if faq_id not in corpus.faq:
+        raise NotFound(f"FAQ '{faq_id}'가 없습니다.", _id_candidates(corpus, faq_id, corpus.faq, "question"))
+    return {"faq": [view(corpus.faq[faq_id])]}
+
+
+def example(corpus: Corpus, example_id: str) -> dict:
+    e = corpus.examples.get(example_id)
+    if e is None:
+        raise NotFound(f"예시 '{example_id}'가 없습니다.", _id_candidates(corpus, example_id, corpus.examples, "title"))
+    return {"id": e["id"], "title": e["title"], "type": e["type"], "type_ko": EXAMPLE_TYPES[e["type"]],
+            "source": corpus.source_title(e["source"]), "situation": e["situation"], "steps": e["steps"],
+            "result": e["result"], "point": e.get("point"), "reason": e.get("reason"),
+            "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in e["clauses"]],
+            "rulings": e["rulings"], "executable": "scenario" in e}
+
+
+def examples_list(corpus: Corpus) -> dict:
+    return {"examples": [{"id": e["id"], "title": e["title"], "type": e["type"],
+                          "source": corpus.source_title(e["source"]), "executable": "scenario" in e}
+                         for e in corpus.examples.values()]}

@@ -1,0 +1,41 @@
+"""Jinja rendering of answers and explanations. Templates live in templates/;
+the engine and the library never build sentences themselves."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .korean import display_width, wrap
+
+
+def _unknown(value, unknown="미상"):
+    return unknown if value is None else value
+
+
+def _pad(text, width):
+    text = str(text)
+    return text + " " * max(0, width - display_width(text))
+
+
+@lru_cache(maxsize=1)
+def environment():
+    import jinja2
+
+    from .paths import templates_dir
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["wrap"] = lambda s, indent="", width=78: wrap(s, width=width, indent=indent)
+    env.filters["unknown"] = _unknown
+    env.filters["pad"] = _pad
+    return env
+
+
+def render(template: str, **context) -> str:
+    return environment().get_template(template).render(**context)

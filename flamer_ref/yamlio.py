@@ -1,0 +1,122 @@
+"""Strict YAML reading: safe types only, duplicate keys rejected, and the line
+of every mapping and key remembered so that errors can name them."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from pathlib import Path
+
+import yaml
+
+from .errors import DataError, Problem
+
+try:  # the C parser is several times faster than the pure-Python one
+    from yaml import CSafeLoader as _Base
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Base  # type: ignore[assignment]
+
+
+class LineDict(dict):
+    """A dict that knows the line of itself and of each of its keys (1-based)."""
+
+    line: int | None = None
+    key_lines: dict
+
+    def line_of(self, key) -> int | None:
+        return getattr(self, "key_lines", {}).get(key, self.line)
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key, line):
+        self.key = key
+        self.line = line
+
+
+class _StrictLoader(_Base):  # type: ignore[misc,valid-type]
+    pass
+
+
+def _construct_mapping(loader, node):
+    loader.flatten_mapping(node)
+    out = LineDict()
+    out.line = node.start_mark.line + 1
+    out.key_lines = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            hash(key)
+        except TypeError:
+            raise yaml.constructor.ConstructorError(
+                None, None, "mapping key is not hashable", key_node.start_mark) from None
+        if key in out:
+            raise _DuplicateKey(key, key_node.start_mark.line + 1)
+        out[key] = loader.construct_object(value_node, deep=True)
+        out.key_lines[key] = key_node.start_mark.line + 1
+    return out
+
+
+def _construct_timestamp(loader, node):
+    # Keep dates as the text written; validation checks the format.
+    value = loader.construct_scalar(node)
+    return str(value)
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+_StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+
+
+def _yaml_problem(path: str, exc: yaml.YAMLError) -> Problem:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    problem = getattr(exc, "problem", None) or str(exc)
+    if "could not determine a constructor for the tag" in str(exc):
+        m = re.search(r"tag '([^']+)'", str(exc))
+        tag = m.group(1).replace("tag:yaml.org,2002:", "!!") if m else "?"
+        return Problem(path, line, None, f"허용되지 않는 YAML 태그 '{tag}'가 있습니다.",
+                       "'!'로 시작하는 태그를 지우고 일반 값으로 적으세요")
+    return Problem(path, line, None, f"YAML 문법 오류: {problem}",
+                   "들여쓰기, 따옴표, ':' 뒤의 공백을 확인하세요")
+
+
+def parse_text(text: str, path: str):
+    """Parse YAML text strictly; raise DataError naming file and line."""
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a safe loader subclass
+    except _DuplicateKey as exc:
+        raise DataError([Problem(path, exc.line, str(exc.key), f"키 '{exc.key}'가 같은 자리에 두 번 나옵니다.",
+                                 "둘 중 하나를 지우거나 합치세요")]) from None
+    except yaml.YAMLError as exc:
+        raise DataError([_yaml_problem(path, exc)]) from None
+
+
+def read_yaml(path: Path, display: str | None = None):
+    name = display or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError([Problem(name, None, None, "파일이 없습니다.", "경로를 확인하세요")]) from None
+    except UnicodeDecodeError:
+        raise DataError([Problem(name, None, None, "UTF-8 텍스트가 아닙니다.", "파일을 UTF-8로 저장하세요")]) from None
+    except OSError as exc:
+        raise DataError([Problem(name, None, None, f"파일을 읽을 수 없습니다 ({exc.strerror}).")]) from None
+    return parse_text(text, name)
+
+
+def is_date(value) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        _dt.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return len(value) == 10
+
+
+def plain(obj):
+    """Strip LineDict into plain dicts/lists (for caching)."""
+    if isinstance(obj, dict):
+        return {k: plain(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [plain(v) for v in obj]
+    return obj

@@ -6,8 +6,6 @@ the Jinja templates in templates/. Domain errors are caught here: one Korean
 message on stderr, exit 1. Usage errors exit 2. Never a traceback.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import sys
@@ -31,7 +29,7 @@ JSON_OPT = typer.Option(False, "--json", help="사람용 출력 대신 JSON 객�
 ASOF_OPT = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="그 날짜까지의 판정만 적용한 문안을 봅니다.")
 
 
-def _emit(obj: dict, as_json: bool, template: str | None = None, **extra) -> None:
+def _emit(obj: dict, as_json: bool, template: Optional[str] = None, **extra) -> None:
     if as_json:
         sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
         return
@@ -93,7 +91,9 @@ def search(
             if k not in KINDS:
                 raise BadInput(f"--kind '{kind}'를 모릅니다. 다음 중 하나: {', '.join(KINDS)}.")
         q = " ".join(query)
-        results = do_search(_corpus(), q, kind=k, limit=limit, as_of=check_date(as_of))
+        from .corpus import load_index
+
+        results = do_search(load_index(), q, kind=k, limit=limit, as_of=check_date(as_of))
         obj = {"query": q, "results": results}
         if as_json:
             _emit(obj, True)

@@ -107,8 +107,9 @@ class _Checker:
                 ok = False
         for key, (types, required) in spec.items():
             if key not in obj:
-                if required:
-                    self.add(obj, None, f"{where}: 필수 키 '{key}'가 없습니다.", f"'{key}'를 추가하세요")
+                if required:  # the line of the mapping that lacks it; the key that is missing
+                    self.problems.append(Problem(self.file, _line(obj), key, f"{where}: 필수 키 '{key}'가 없습니다.",
+                                                 f"'{key}'를 추가하세요"))
                     ok = False
                 continue
             value = obj[key]
@@ -157,13 +158,12 @@ class Corpus:
     terms: dict = field(default_factory=dict)
     examples: dict = field(default_factory=dict)
     cards: dict = field(default_factory=dict)
-    index: dict = field(default_factory=dict)
     root: str = ""
 
     def to_plain(self) -> dict:
         return {k: getattr(self, k) for k in
                 ("sources", "sections", "clauses", "interpretations", "rulings", "faq", "terms",
-                 "examples", "cards", "index", "root")}
+                 "examples", "cards", "root")}
 
     @classmethod
     def from_plain(cls, data: dict) -> "Corpus":
@@ -214,55 +214,85 @@ def _signature(root: Path, files: list[Path]) -> str:
     return h.hexdigest()[:20]
 
 
-_MEMO: dict[str, Corpus] = {}
+_MEMO: dict[str, object] = {}
 
 
-def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:
-    """Load the corpus (validated), from the cache when it is fresh."""
+def _paths(root: Path | str | None) -> tuple[Path, list[Path], Path | None]:
     root = Path(root) if root is not None else data_root()
-    key = str(root)
-    if use_cache and key in _MEMO:
-        return _MEMO[key]
     if not (root / "rules").is_dir():
         raise DataError([Problem(str(root), None, None, "rules/ 폴더가 없습니다.",
                                  "FLAMER_DATA가 가리키는 경로나 설치 상태를 확인하세요")])
     files = _data_files(root)
-    cache_file = None
-    if use_cache:
-        cdir = cache_dir()
-        if cdir is not None:
-            cache_file = cdir / f"corpus-{_signature(root, files)}.marshal"
-            try:
-                with open(cache_file, "rb") as fh:
-                    corpus = Corpus.from_plain(marshal.load(fh))
-                _MEMO[key] = corpus
-                return corpus
-            except (OSError, EOFError, ValueError, TypeError):
-                pass
-    corpus = parse(root, files)
-    from .search import build_index
+    cdir = cache_dir()
+    return root, files, (cdir / _signature(root, files)) if cdir is not None else None
 
-    corpus.index = build_index(corpus)
-    if cache_file is not None:
-        _write_cache(cache_file, corpus)
+
+def _read_cache(path: Path | None):
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            return marshal.load(fh)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+
+
+def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:
+    """Load the corpus (validated), from the cache when it is fresh."""
+    root, files, stem = _paths(root)
+    key = ("corpus", str(root))
+    if use_cache and key in _MEMO:
+        return _MEMO[key]  # type: ignore[return-value]
+    data = _read_cache(stem.with_name(stem.name + ".corpus") if (use_cache and stem) else None)
+    if data is not None:
+        corpus = Corpus.from_plain(data)
+    else:
+        corpus = parse(root, files)
+        if use_cache and stem is not None:
+            _write_caches(stem, corpus)
     if use_cache:
         _MEMO[key] = corpus
     return corpus
 
 
-def _write_cache(path: Path, corpus: Corpus) -> None:
+def load_index(root: Path | str | None = None) -> dict:
+    """The search index alone (what a search needs), from its own cache file so
+    that a search does not unmarshal the whole corpus."""
+    from .search import unpack_index
+
+    root, files, stem = _paths(root)
+    key = ("index", str(root))
+    if key in _MEMO:
+        return _MEMO[key]  # type: ignore[return-value]
+    packed = _read_cache(stem.with_name(stem.name + ".index") if stem else None)
+    if packed is None:
+        from .search import build_index, pack_index
+
+        corpus = load(root)
+        packed = _read_cache(stem.with_name(stem.name + ".index") if stem else None) or pack_index(build_index(corpus))
+    index = unpack_index(packed)
+    _MEMO[key] = index
+    return index
+
+
+def _write_caches(stem: Path, corpus: Corpus) -> None:
+    from .search import build_index, pack_index
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            marshal.dump(corpus.to_plain(), fh)
-        os.replace(tmp, path)
-        for old in path.parent.glob("corpus-*.marshal"):
-            if old != path:
-                try:
-                    old.unlink()
-                except OSError:
-                    pass
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        for suffix, obj in ((".corpus", corpus.to_plain()), (".index", pack_index(build_index(corpus)))):
+            path = stem.with_name(stem.name + suffix)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            with open(tmp, "wb") as fh:
+                marshal.dump(obj, fh)
+            os.replace(tmp, path)
+        for old in stem.parent.glob("*.corpus"):
+            if old.name != stem.name + ".corpus":
+                for sfx in (".corpus", ".index"):
+                    try:
+                        old.with_suffix(sfx).unlink()
+                    except OSError:
+                        pass
     except OSError:
         pass  # a read-only home is fine: we just parse every time
 

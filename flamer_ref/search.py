@@ -125,14 +125,99 @@ def build_index(corpus) -> dict:
                     add(cho_pairs, c, posting)
         flat_heads.append(jamo("".join(words(title + " " + head))))
     return {
-        "entries": [list(e[:4]) for e in entries],
+        "entries": [list(e[:4]) for e in entries],  # packed into ids/kinds/titles/texts
         "jamo": _table(singles),
         "jamo_pairs": _table(pairs),
         "cho": _table(cho_singles),
         "cho_pairs": _table(cho_pairs),
         "raw_words": sorted(jamo(w) for w in raw_words),
         "heads": flat_heads,
+        "ruling_dates": {r["id"]: r["date"] for r in corpus.rulings.values()},
     }
+
+
+_TABLES = ("jamo", "jamo_pairs", "cho", "cho_pairs")
+
+
+def pack_index(index: dict) -> dict:
+    """A marshal-friendly form: few large objects (joined strings, packed
+    integer arrays) load several times faster than many small lists."""
+    from array import array
+
+    out = {k: v for k, v in index.items() if k not in _TABLES and k not in ("raw_words", "entries", "heads")}
+    out["raw_words"] = "\x00".join(index["raw_words"])
+    # ids and kinds as joined text; titles, texts and heads as UTF-8 bytes with
+    # offsets, decoded only for the entries a query needs
+    out["ids"] = "\x00".join(e[0] for e in index["entries"])
+    out["kinds"] = "\x00".join(e[1] for e in index["entries"])
+    for name, column in (("titles", [e[2] for e in index["entries"]]), ("texts", [e[3] for e in index["entries"]]),
+                         ("heads", index["heads"])):
+        blob, offs = bytearray(), array("I", [0])
+        for text in column:
+            blob += text.encode("utf-8")
+            offs.append(len(blob))
+        out[name] = (bytes(blob), offs.tobytes())
+    for name in _TABLES:
+        t = index[name]
+        offs = array("I", [0])
+        flat = array("I")
+        for p in t["post"]:
+            flat.extend(p)
+            offs.append(len(flat))
+        out[name] = {"keys": "\x00".join(t["keys"]), "lex_idx": array("I", t["lex_idx"]).tobytes(),
+                     "lex_keys": "\x00".join(t["lex_keys"]), "lens": array("H", t["lens"]).tobytes(),
+                     "post": flat.tobytes(), "offs": offs.tobytes()}
+    return out
+
+
+class _Column:
+    """The i-th text of a column stored as one UTF-8 blob with offsets."""
+
+    __slots__ = ("blob", "offs")
+
+    def __init__(self, blob, offs):
+        self.blob, self.offs = blob, offs
+
+    def __getitem__(self, i):
+        return self.blob[self.offs[i]:self.offs[i + 1]].decode("utf-8")
+
+
+class _Postings:
+    """Posting lists of a table, sliced on demand from one packed array."""
+
+    __slots__ = ("flat", "offs")
+
+    def __init__(self, flat, offs):
+        self.flat, self.offs = flat, offs
+
+    def __getitem__(self, i):
+        return self.flat[self.offs[i]:self.offs[i + 1]]
+
+
+def unpack_index(packed: dict) -> dict:
+    from array import array
+
+    index = {k: v for k, v in packed.items() if k not in _TABLES and k not in ("raw_words", "entries", "heads")}
+    index["ids"] = packed["ids"].split("\x00")
+    index["kinds"] = packed["kinds"].split("\x00")
+    for name in ("titles", "texts", "heads"):
+        blob, raw_offs = packed[name]
+        offs = array("I")
+        offs.frombytes(raw_offs)
+        index[name] = _Column(blob, offs)
+    index["_raw_set"] = set(packed["raw_words"].split("\x00")) if packed["raw_words"] else set()
+    for name in _TABLES:
+        t = packed[name]
+        keys = t["keys"].split("\x00") if t["keys"] else []
+        lex_keys = t["lex_keys"].split("\x00") if t["lex_keys"] else []
+        lex_idx, lens, flat, offs = array("I"), array("H"), array("I"), array("I")
+        lex_idx.frombytes(t["lex_idx"])
+        lens.frombytes(t["lens"])
+        flat.frombytes(t["post"])
+        offs.frombytes(t["offs"])
+        index[name] = {"keys": keys, "lens": lens, "post": _Postings(flat, offs),
+                       "lex_keys": lex_keys, "lex_idx": lex_idx}
+    return index
 
 
 # ------------------------------------------------------------- querying ----
@@ -205,20 +290,18 @@ def _variants(token: str, index: dict) -> list[tuple[str, str]]:
     return out
 
 
-def search(corpus, query: str, *, kind: str | None = None, limit: int = 10,
+def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
            as_of: str | None = None) -> list[dict]:
-    index = corpus.index
-    if "_raw_set" not in index:
-        index["_raw_set"] = set(index["raw_words"])
-    entries = index["entries"]
+    """Rank every entry for the query; `index` comes from corpus.load_index()."""
+    ids, kinds = index["ids"], index["kinds"]
     q = query.strip()
-    exact = {e[0]: i for i, e in enumerate(entries)}
+    exact = {eid: i for i, eid in enumerate(ids)}
     tokens = words(q)
     if not tokens and q not in exact:
         return []
     excluded = set()
     if as_of:
-        excluded = {r["id"] for r in corpus.rulings.values() if r["date"] > as_of}
+        excluded = {rid for rid, date in index["ruling_dates"].items() if date > as_of}
 
     total_w = 0.0
     phrase = []
@@ -250,28 +333,30 @@ def search(corpus, query: str, *, kind: str | None = None, limit: int = 10,
         for e, s in best_title.items():
             title_scores[e] = title_scores.get(e, 0.0) + weight * s
     results = []
-    flat_q = "".join(phrase)
-    heads = index["heads"]
     for e, s in scores.items():
         score = (0.85 * s + 0.15 * title_scores.get(e, 0.0)) / total_w if total_w else 0.0
-        if len(tokens) > 1 and flat_q and flat_q in heads[e]:
-            score = min(100.0, score + 5.0)
         results.append((e, score))
+    if len(tokens) > 1:
+        # the query's words side by side in the title or keywords: a small bonus,
+        # checked for the leading candidates only (it cannot lift others past them)
+        flat_q = "".join(phrase)
+        heads = index["heads"]
+        results.sort(key=lambda es: -es[1])
+        results = [(e, min(100.0, sc + 5.0) if i < 200 and flat_q in heads[e] else sc)
+                   for i, (e, sc) in enumerate(results)]
     if q in exact:
         results = [(i, sc) for i, sc in results if i != exact[q]] + [(exact[q], 101.0)]
     out = []
+    ranked = []
     for e, score in results:
-        eid, ekind, title, text = entries[e]
-        if kind and ekind != kind:
+        eid, ekind = ids[e], kinds[e]
+        if (kind and ekind != kind) or eid in excluded:
             continue
-        if eid in excluded:
-            continue
-        out.append({"id": eid, "kind": ekind, "title": title, "text": text, "score": round(min(score, 100.0), 1),
-                    "_rank": (-score, _KIND_RANK[ekind], eid)})
-    out.sort(key=lambda r: r["_rank"])
-    for r in out:
-        del r["_rank"]
-    return out[:limit]
+        ranked.append((-score, _KIND_RANK[ekind], eid, e))
+    ranked.sort()
+    titles, texts = index["titles"], index["texts"]
+    return [{"id": eid, "kind": kinds[e], "title": titles[e], "text": texts[e], "score": round(min(-neg, 100.0), 1)}
+            for neg, _, eid, e in ranked[:limit]]
 
 
 def matched_words(query: str, text: str) -> list[str]:

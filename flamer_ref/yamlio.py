@@ -38,10 +38,14 @@ class _StrictLoader(_Base):  # type: ignore[misc,valid-type]
 
 
 def _construct_mapping(loader, node):
+    # Keys written in this mapping may not repeat; keys brought in by a merge ('<<: *anchor')
+    # may be overridden by a written key, as YAML intends.
+    written = {id(k) for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge"}
     loader.flatten_mapping(node)
     out = LineDict()
     out.line = node.start_mark.line + 1
     out.key_lines = {}
+    own: set = set()
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         try:
@@ -49,8 +53,10 @@ def _construct_mapping(loader, node):
         except TypeError:
             raise yaml.constructor.ConstructorError(
                 None, None, "mapping key is not hashable", key_node.start_mark) from None
-        if key in out:
-            raise _DuplicateKey(key, key_node.start_mark.line + 1)
+        if id(key_node) in written:
+            if key in own:
+                raise _DuplicateKey(key, key_node.start_mark.line + 1)
+            own.add(key)
         out[key] = loader.construct_object(value_node, deep=True)
         out.key_lines[key] = key_node.start_mark.line + 1
     return out

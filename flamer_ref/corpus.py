@@ -423,6 +423,10 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
                 seen.add(p)
                 uniq.append(p)
         raise DataError(uniq)
+    corpus.__dict__.pop("_card_names", None)
+    if not corpus.clauses:
+        raise DataError([Problem(str(root / "rules" / "clauses"), None, None, "조항이 하나도 없습니다.",
+                                 "rules/clauses/에 조항 파일을 두세요")])
     corpus.rulings = dict(sorted(corpus.rulings.items(), key=lambda kv: (kv[1]["date"], kv[0])))
     corpus.sections = dict(sorted(corpus.sections.items(), key=lambda kv: kv[1]["order"]))
     return corpus
@@ -488,6 +492,11 @@ def _load_item(corpus: Corpus, chk: _Checker, schema: str, item, where, claim_id
 def _load_card(corpus: Corpus, chk: _Checker, item, where, ref, plain):
     name = item["name"]
     where = f"{where} ({name})"
+    seen = corpus.__dict__.setdefault("_card_names", set())
+    if name in seen:
+        chk.add(item, "name", f"{where}: 카드 이름 '{name}'가 중복됩니다.", "하나로 합치세요")
+        return
+    seen.add(name)
     ok = True
     if item["type"] not in CARD_TYPES:
         chk.add(item, "type", f"{where}: 알 수 없는 카드 종류 '{item['type']}'.", "piece 또는 special")
@@ -536,9 +545,6 @@ def _load_card(corpus: Corpus, chk: _Checker, item, where, ref, plain):
             ok = False
         ref(chk, ab, "source", "source", chk.str_list(ab, "source", aw))
     ref(chk, item, "sources", "source", chk.str_list(item, "sources", where))
-    if name in corpus.cards:
-        chk.add(item, "name", f"{where}: 카드 이름 '{name}'가 중복됩니다.", "하나로 합치세요")
-        return
     if ok:
         rec = plain(item)
         rec["aliases"] = chk.str_list(item, "aliases", where)

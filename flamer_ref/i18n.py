@@ -15,10 +15,11 @@ _MESSAGES = [
     (re.compile(r"No such command '([^']+)'\.?"), "그런 명령이 없습니다: {0}"),
     (re.compile(r"Got unexpected extra arguments? \((.*)\)"), "필요 없는 인자가 더 있습니다: {0}"),
     (re.compile(r"Option '([^']+)' requires an argument\.?"), "옵션 {0}에는 값이 필요합니다."),
-    (re.compile(r"Invalid value for '([^']+)': '?(.+?)'? is not a valid integer(?: range)?\.?"),
+    (re.compile(r"Invalid value for '([^']+)'(?: / '[^']+')*: '?(.+?)'? is not a valid int(?:eger)?(?: range)?\.?$"),
      "{0}에는 정수를 적어야 합니다 (지금: {1})."),
-    (re.compile(r"Invalid value for '([^']+)': (.+) is not in the range (.+)\."), "{0} 값 {1}이(가) 범위({2}) 밖입니다."),
-    (re.compile(r"Invalid value for '([^']+)': (.+)"), "{0} 값이 올바르지 않습니다: {1}"),
+    (re.compile(r"Invalid value for '([^']+)'(?: / '[^']+')*: (.+) is not in the range (.+)\."),
+     "{0} 값 {1}이(가) 범위({2}) 밖입니다."),
+    (re.compile(r"Invalid value for '([^']+)'(?: / '[^']+')*: (.+)"), "{0} 값이 올바르지 않습니다: {1}"),
 ]
 
 

@@ -152,3 +152,16 @@ def wrap(text: str, width: int = 78, indent: str = "", subsequent: str | None = 
             first_word = False
         lines_out.append(line.rstrip())
     return "\n".join(lines_out)
+
+
+def josa(word: str, pair: str) -> str:
+    """Attach the right particle of a pair such as '이/가', '을/를', '은/는',
+    '과/와', '으로/로' to a word, by its last syllable's final consonant."""
+    with_final, without = pair.split("/")
+    last = word[-1] if word else ""
+    if is_syllable(last):
+        final = (ord(last) - _SBASE) % 28
+        if pair == "으로/로" and final == 8:  # ㄹ takes 로
+            return word + without
+        return word + (with_final if final else without)
+    return word + f"{with_final}({without})"

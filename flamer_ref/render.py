@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .korean import display_width, wrap
+from .korean import display_width, josa, wrap
 
 
 def _unknown(value, unknown="미상"):
@@ -34,6 +34,7 @@ def environment():
     env.filters["wrap"] = lambda s, indent="", width=78: wrap(s, width=width, indent=indent)
     env.filters["unknown"] = _unknown
     env.filters["pad"] = _pad
+    env.filters["josa"] = josa
     return env
 
 

@@ -12,6 +12,21 @@ def _unknown(value, unknown="미상"):
     return unknown if value is None else value
 
 
+def _clip(text, width):
+    """Cut text to a display width (Korean syllables count two), adding '…'."""
+    text = " ".join(str(text).split())
+    if display_width(text) <= width:
+        return text
+    out, w = [], 0
+    for ch in text:
+        cw = display_width(ch)
+        if w + cw > width - 1:
+            break
+        out.append(ch)
+        w += cw
+    return "".join(out) + "…"
+
+
 def _pad(text, width):
     text = str(text)
     return text + " " * max(0, width - display_width(text))
@@ -31,7 +46,9 @@ def environment():
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.filters["wrap"] = lambda s, indent="", width=78: wrap(s, width=width, indent=indent)
+    env.filters["wrap"] = lambda s, indent="", width=78, hang=None: wrap(s, width=width, indent=indent,
+                                                                          subsequent=hang)
+    env.filters["clip"] = _clip
     env.filters["unknown"] = _unknown
     env.filters["pad"] = _pad
     env.filters["josa"] = josa

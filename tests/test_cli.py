@@ -204,3 +204,14 @@ def test_broken_yaml_is_reported_with_file_and_line(tmp_path):
     assert p.returncode == 1
     assert "rules/faq.yaml" in p.stderr and "Traceback" not in p.stderr
     assert any(f"{n}행" in p.stderr for n in (3, 4, 5))
+
+
+@pytest.mark.parametrize("args", [("search", "정착", "기물"), ("rule", "combat.step7.sweep"), ("rulings",),
+                                  ("card", "별마대"), ("cards",), ("term",), ("faq",), ("example", "ex.combat.scene5"),
+                                  ("example",), ("rule", "interp.stalemate")])
+def test_people_output_fits_80_columns(args):
+    from flamer_ref.korean import display_width
+
+    p = run(*args)
+    assert p.returncode == 0, p.stderr
+    assert max(display_width(line) for line in p.stdout.splitlines()) <= 80

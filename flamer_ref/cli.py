@@ -230,6 +230,24 @@ def example(
     _run(go)
 
 
+@app.command()
+def timing(
+    name: List[str] = typer.Argument(..., metavar="이름", help="카드, 능력, 또는 타이밍 태그((대응), (전투), (이동), 등장효과, 구조물)."),
+    as_json: bool = JSON_OPT,
+):
+    """언제 쓸 수 있나: 누구의 라운드, 어느 턴·단계, 손패/필드, 기물 상태, 맞대응, 조우 필요, 그 뒤.
+
+    예: flamer timing 진내폭격 / flamer timing 비행 / flamer timing "(대응)" / flamer timing 구조물
+    """
+
+    def go():
+        from .lookup import timing as do_timing
+
+        _emit(do_timing(_corpus(), " ".join(name)), as_json, "cli/timing.txt.j2")
+
+    _run(go)
+
+
 # ---------------------------------------------------------------- validate ----
 @app.command()
 def validate(

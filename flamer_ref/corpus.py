@@ -69,7 +69,13 @@ SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
                 "text": ((_S,), True), "source": ((_S, _L), True), "effect": ((_D, _N), False),
                 "optional": ((_B, _N), False)},
     "stat_source": {"source": ((_S,), True), "quote": ((_S,), True)},
+    "timing": {"id": ((_S,), True), "title": ((_S,), True), "match": ((_D,), True), "rows": ((_L,), True)},
+    "timing_match": {"type": ((_S,), False), "timing": ((_S,), False), "tag": ((_S,), False)},
+    "timing_row": {"key": ((_S,), True), "value": ((_S,), True), "clauses": ((_L,), True)},
 }
+
+TIMING_ROWS = {"round": "누구의 라운드", "when": "턴·단계", "from": "어디서", "state": "기물 상태",
+               "counter": "맞대응", "encounter": "조우 필요", "after": "그 뒤", "duration": "효과 지속"}
 
 _TYPE_KO = {str: "문자열", int: "정수", bool: "참/거짓", list: "목록", dict: "매핑", type(None): "null"}
 
@@ -158,12 +164,13 @@ class Corpus:
     terms: dict = field(default_factory=dict)
     examples: dict = field(default_factory=dict)
     cards: dict = field(default_factory=dict)
+    timings: dict = field(default_factory=dict)
     root: str = ""
 
     def to_plain(self) -> dict:
         return {k: getattr(self, k) for k in
                 ("sources", "sections", "clauses", "interpretations", "rulings", "faq", "terms",
-                 "examples", "cards", "root")}
+                 "examples", "cards", "timings", "root")}
 
     @classmethod
     def from_plain(cls, data: dict) -> "Corpus":
@@ -196,7 +203,9 @@ def _data_files(root: Path) -> list[Path]:
     for sub in ("rules", "rules/clauses", "rules/examples", "cards"):
         d = root / sub
         if d.is_dir():
-            files.extend(sorted(p for p in d.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
+            files.extend(sorted(p for p in d.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()
+                                # cards/effects.yaml is engine data, validated by flamer_ref.engine.effects
+                                and not (sub == "cards" and p.name == "effects.yaml")))
     return files
 
 
@@ -332,7 +341,7 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
             problems.extend(exc.problems)
 
     top_keys = {"sources": "source", "rulings": "ruling", "faq": "faq", "terms": "term",
-                "examples": "example", "cards": "card"}
+                "examples": "example", "cards": "card", "timings": "timing"}
     for path, doc in parsed:
         chk = _Checker(rel(path))
         if doc is None:
@@ -487,6 +496,27 @@ def _load_item(corpus: Corpus, chk: _Checker, schema: str, item, where, claim_id
             corpus.examples[item["id"]] = rec
     elif schema == "card":
         _load_card(corpus, chk, item, where, ref, plain)
+    elif schema == "timing":
+        ok = chk.record(item["match"], "timing_match", f"{where}.match")
+        m = item["match"]
+        if ok and m.get("type") is not None and m["type"] not in CARD_TYPES:
+            chk.add(m, "type", f"{where}.match: 알 수 없는 카드 종류 '{m['type']}'.", "piece 또는 special")
+            ok = False
+        if ok and m.get("timing") is not None and m["timing"] not in TIMINGS:
+            chk.add(m, "timing", f"{where}.match: 알 수 없는 타이밍 '{m['timing']}'.", f"{', '.join(TIMINGS)}")
+            ok = False
+        rows = []
+        for j, row in enumerate(item["rows"]):
+            if not chk.record(row, "timing_row", f"{where}.rows[{j}]"):
+                ok = False
+                continue
+            if row["key"] not in TIMING_ROWS:
+                chk.add(row, "key", f"{where}.rows[{j}]: 알 수 없는 행 '{row['key']}'.", f"{', '.join(TIMING_ROWS)}")
+                ok = False
+            ref(chk, row, "clauses", "clause", chk.str_list(row, "clauses", where))
+            rows.append(plain(row))
+        if ok and claim_id(chk, item, "id", item["id"], "타이밍"):
+            corpus.timings[item["id"]] = {"id": item["id"], "title": item["title"], "match": plain(m), "rows": rows}
 
 
 def _load_card(corpus: Corpus, chk: _Checker, item, where, ref, plain):

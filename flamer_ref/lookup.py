@@ -262,3 +262,102 @@ def examples_list(corpus: Corpus) -> dict:
     return {"examples": [{"id": e["id"], "title": e["title"], "type": e["type"],
                           "source": corpus.source_title(e["source"]), "executable": "scenario" in e}
                          for e in corpus.examples.values()]}
+
+
+# ------------------------------------------------------------------ timing ----
+_TAGS = {"대응": "대응", "전투": "전투", "이동": "이동", "등장": "등장", "등장효과": "등장", "구조물": "구조물"}
+
+
+def _profile_view(corpus: Corpus, profile: dict) -> dict:
+    from .corpus import TIMING_ROWS
+
+    return {"profile": profile["id"], "title": profile["title"],
+            "rows": [{"key": r["key"], "label": TIMING_ROWS[r["key"]], "value": r["value"],
+                      "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in r["clauses"]]}
+                     for r in profile["rows"]]}
+
+
+def _profiles(corpus: Corpus, type_: str | None = None, timing: str | None = None, tag: str | None = None):
+    out = []
+    for p in corpus.timings.values():
+        m = p["match"]
+        if tag is not None:
+            if m.get("tag") == tag:
+                out.append(p)
+        elif m.get("timing") == timing and (type_ is None or m.get("type") == type_):
+            out.append(p)
+    return out
+
+
+def _entry(corpus: Corpus, subject: str, card_name: str | None, ability: str | None, type_: str,
+           timing: str | None, text: str | None = None) -> dict:
+    base = {"subject": subject, "card": card_name, "ability": ability, "timing": timing, "text": text}
+    if timing is None:
+        return {**base, "unknown": True, "message": "룰북에 이 능력(카드)의 타이밍 태그가 나오지 않습니다(미상).",
+                "profile": None, "title": None, "rows": []}
+    profiles = _profiles(corpus, type_, timing)
+    if not profiles:
+        return {**base, "unknown": True, "message": f"({timing}) {'특수카드' if type_ == 'special' else '기물 능력'}의 "
+                "사용 시점은 룰북에 나오지 않습니다(미상).", "profile": None, "title": None, "rows": []}
+    return {**base, "unknown": False, "message": None, **_profile_view(corpus, profiles[0])}
+
+
+def _card_entries(corpus: Corpus, c: dict, only_ability: str | None = None) -> list[dict]:
+    entries = []
+    if c["type"] == "special":
+        tag = f"({c['timing']}) " if c.get("timing") else ""
+        text = " ".join(a["text"] for a in c["abilities"]) or c.get("notes")
+        entries.append(_entry(corpus, f"{c['name']} — {tag}특수카드", c["name"], None, "special", c.get("timing"), text))
+    for ab in c["abilities"]:
+        if only_ability is not None and ab["name"] != only_ability:
+            continue
+        if c["type"] == "special":
+            continue  # a special card's effect is timed by the card itself
+        tag = f"({ab['timing']}) " if ab["timing"] else ""
+        entries.append(_entry(corpus, f"{c['name']} — {tag}{ab['name']}", c["name"], ab["name"], "piece", ab["timing"],
+                              ab["text"]))
+    if c["structure"] and only_ability is None:
+        for p in _profiles(corpus, tag="구조물"):
+            entries.append({"subject": f"{c['name']} — 구조물", "card": c["name"], "ability": None, "timing": None,
+                            "text": None, "unknown": False, "message": None, **_profile_view(corpus, p)})
+    if not entries:
+        entries.append({"subject": c["name"], "card": c["name"], "ability": None, "timing": None, "text": c.get("notes"),
+                        "unknown": True,
+                        "message": "룰북에 이 카드의 능력이나 타이밍이 나오지 않습니다(미상).", "profile": None,
+                        "title": None, "rows": []})
+    return entries
+
+
+def timing(corpus: Corpus, name: str) -> dict:
+    """When can NAME be used: a card, an ability of a card, or a timing tag."""
+    q = name.strip().strip("()").strip()
+    key = _TAGS.get(q.replace(" ", ""))
+    if key == "구조물":
+        entries = [{"subject": "구조물", "card": None, "ability": None, "timing": None, "text": None, "unknown": False,
+                    "message": None, **_profile_view(corpus, p)} for p in _profiles(corpus, tag="구조물")]
+        return {"query": name, "matched": {"kind": "tag", "name": "구조물"}, "corrected": False, "entries": entries}
+    if key is not None:
+        entries = []
+        for type_, label in (("special", "특수카드"), ("piece", "기물 능력")):
+            for p in _profiles(corpus, type_, key):
+                entries.append({"subject": f"({key}) {label}", "card": None, "ability": None, "timing": key,
+                                "text": None, "unknown": False, "message": None, **_profile_view(corpus, p)})
+        return {"query": name, "matched": {"kind": "tag", "name": key}, "corrected": False, "entries": entries}
+    names: dict[str, str] = {}
+    for c in corpus.cards.values():
+        names[c["name"]] = "card:" + c["name"]
+        for a in c["aliases"]:
+            names[a] = "card:" + c["name"]
+    for c in corpus.cards.values():
+        for ab in c["abilities"]:
+            names.setdefault(ab["name"], f"ability:{c['name']}:{ab['name']}")
+            names.setdefault(f"{c['name']} {ab['name']}", f"ability:{c['name']}:{ab['name']}")
+    hit, corrected = resolve_name(q, names, "카드나 능력")
+    if hit.startswith("card:"):
+        c = corpus.cards[hit[5:]]
+        return {"query": name, "matched": {"kind": "card", "name": c["name"]}, "corrected": corrected,
+                "entries": _card_entries(corpus, c)}
+    _, card_name, ability = hit.split(":", 2)
+    c = corpus.cards[card_name]
+    return {"query": name, "matched": {"kind": "ability", "name": ability, "card": card_name}, "corrected": corrected,
+            "entries": _card_entries(corpus, c, only_ability=ability)}

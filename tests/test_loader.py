@@ -30,7 +30,7 @@ SCHEMA_DIR = ROOT / "schemas"
 HANGUL = re.compile(r"[가-힣]")
 
 SCHEMA_FOR = {"sources.yaml": "sources", "rulings.yaml": "rulings", "faq.yaml": "faq",
-              "glossary.yaml": "glossary", "cards.yaml": "cards"}
+              "glossary.yaml": "glossary", "cards.yaml": "cards", "timing.yaml": "timing"}
 
 
 def schema_name(rel: Path) -> str:
@@ -101,7 +101,8 @@ def test_minimal_fixture_comment_and_schema(tree, rel):
 _JT = {str: "string", int: "integer", bool: "boolean", list: "array", dict: "object", type(None): "null"}
 _DEFS = {"source": "sources", "clause": "clauses", "section": "clauses", "earlier": "clauses",
          "interpretation": "clauses", "ruling": "rulings", "faq": "faq", "term": "glossary",
-         "example": "examples", "card": "cards", "ability": "cards", "stat_source": "cards"}
+         "example": "examples", "card": "cards", "ability": "cards", "stat_source": "cards",
+         "timing": "timing", "timing_match": "timing", "timing_row": "timing"}
 
 
 @pytest.mark.parametrize("record", list(SCHEMAS))

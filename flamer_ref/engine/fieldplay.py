@@ -1,0 +1,233 @@
+"""The field (필드 5자리) as rules: placing face up or setting face down,
+activation and grades, 등장효과 and its continuous part (별마대 병풍, 증폭기
+결속), covering (엎어 세트 → 은퇴), trashing and uncovering (복귀), special
+cards used from hand. Pure; every event and error cites a clause id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SLOTS = 5
+BYEOLMADAE, SUMUNJANG_LV = "별마대", 6  # 병풍: 가장 왼쪽 카드의 기물 Lv 6 (field.position-reference)
+AMPLIFIER = "증폭기"  # 결속: 바로 왼쪽 기물 카드
+
+ERROR_RULE = {
+    "bad-slot": "field.slots",
+    "slot-occupied": "field.stack",
+    "empty-slot": "field.slots",
+    "not-face-down": "field.activation",
+    "special-card": "field.activation",
+    "grade-requirement": "field.grades",
+    "response-must-be-set": "field.special.response-set",
+}
+
+
+@dataclass
+class Card:
+    name: str
+    face_up: bool
+    type: str  # piece | special
+    retired: bool = False
+    retired_round: int | None = None
+    shown_before: bool = False  # has been face up on the field (등장 happened)
+
+
+@dataclass(frozen=True)
+class FieldResult:
+    slots: tuple[dict, ...]
+    active: tuple[str, ...]
+    retired: tuple[str, ...]
+    levels: dict
+    bonds: dict
+    errors: tuple[dict, ...]
+    events: tuple[dict, ...]
+    unresolved: tuple[dict, ...]
+    round: int
+
+
+class FieldPlay:
+    """One side's field, played action by action."""
+
+    def __init__(self, cards_db: dict, initial: list[Any], as_of: str):
+        self.db = cards_db
+        self.as_of = as_of
+        self.round = 1
+        self.slots: list[list[Card]] = [[] for _ in range(SLOTS)]
+        self.events: list[dict] = []
+        self.errors: list[dict] = []
+        self.unresolved: list[dict] = []
+        for i, entry in enumerate(initial):
+            if entry is None:
+                continue
+            name, face_up = entry
+            card = Card(name, face_up, self.db[name]["type"], shown_before=face_up)
+            self.slots[i].append(card)
+
+    # ------------------------------------------------------------ helpers
+    def _top(self, i: int) -> Card | None:
+        return self.slots[i][-1] if self.slots[i] else None
+
+    def _active_piece_cards(self) -> list[tuple[int, Card]]:
+        return [(i, c) for i in range(SLOTS) if (c := self._top(i)) and c.face_up and c.type == "piece"]
+
+    def _error(self, index: int, reason: str, **detail):
+        self.errors.append({"action": index, "reason": reason, "rule": ERROR_RULE[reason], **detail})
+
+    def _entry_effect(self, index: int, slot: int, card: Card, again: bool):
+        """A piece card became face up: its 등장효과 fires (field.entry-effect)."""
+        has_entry = any(a["timing"] == "등장" for a in self.db[card.name]["abilities"])
+        rule = "field.uncover" if again else "field.entry-effect"
+        ruling = "ruling.2026-09-17.re-entry" if again else None
+        if again and self.as_of < "2026-09-17" and has_entry:
+            self.unresolved.append({"reason": "ruling-not-in-force", "action": index, "card": card.name,
+                                    "ruling": "ruling.2026-09-17.re-entry", "rule": "field.uncover"})
+        self.events.append({"type": "entry", "action": index, "slot": slot + 1, "card": card.name,
+                            "again": again, "has_entry_effect": has_entry, "rule": rule, "ruling": ruling})
+        card.shown_before = True
+
+    # ------------------------------------------------------------ actions
+    def place(self, index: int, name: str, slot: int, face_up: bool) -> None:
+        info = self.db[name]
+        if info["type"] == "special" and face_up:
+            if info.get("timing") == "대응":
+                self._error(index, "response-must-be-set", card=name)
+                return
+            # a special card used straight from hand takes no slot and retires nothing
+            self.events.append({"type": "from-hand", "action": index, "card": name,
+                                "rule": "field.special.from-hand"})
+            self.events.append({"type": "trash", "action": index, "card": name, "slot": None,
+                                "rule": "field.special.trash"})
+            return
+        if not 1 <= slot <= SLOTS:
+            self._error(index, "bad-slot", slot=slot)
+            return
+        i = slot - 1
+        under = self._top(i)
+        if under is not None and face_up:
+            self._error(index, "slot-occupied", slot=slot, card=name, top=under.name)
+            return
+        if face_up and info["type"] == "piece" and not self._grade_ok(index, name):
+            return
+        card = Card(name, face_up, info["type"])
+        self.slots[i].append(card)
+        self.events.append({"type": "place", "action": index, "card": name, "slot": slot,
+                            "face": "up" if face_up else "down", "on_top_of": under.name if under else None,
+                            "rule": "field.stack" if under else ("field.activation" if face_up else "field.set")})
+        if under is not None and under.type == "piece" and not under.retired:
+            under.retired, under.retired_round = True, self.round
+            self.events.append({"type": "retire", "action": index, "card": under.name, "slot": slot,
+                                "rule": "field.retire"})
+        if face_up and info["type"] == "piece":
+            self._entry_effect(index, i, card, again=False)
+
+    def _grade_ok(self, index: int, name: str) -> bool:
+        grade = self.db[name]["grade"]
+        if grade != "고급":
+            return True
+        mids = [c.name for _, c in self._active_piece_cards() if self.db[c.name]["grade"] == "중급"]
+        if not mids:
+            self._error(index, "grade-requirement", card=name)
+            return False
+        self.events.append({"type": "grade-check", "action": index, "card": name, "met_by": mids,
+                            "rule": "field.grades"})
+        return True
+
+    def activate(self, index: int, slot: int) -> None:
+        if not 1 <= slot <= SLOTS:
+            self._error(index, "bad-slot", slot=slot)
+            return
+        card = self._top(slot - 1)
+        if card is None:
+            self._error(index, "empty-slot", slot=slot)
+            return
+        if card.face_up:
+            self._error(index, "not-face-down", slot=slot, card=card.name)
+            return
+        if card.type != "piece":
+            self._error(index, "special-card", slot=slot, card=card.name)
+            return
+        if not self._grade_ok(index, card.name):
+            return
+        card.face_up = True
+        self.events.append({"type": "activate", "action": index, "card": card.name, "slot": slot,
+                            "rule": "field.activation"})
+        self._entry_effect(index, slot - 1, card, again=card.shown_before)
+
+    def trash(self, index: int, slot: int) -> None:
+        if not 1 <= slot <= SLOTS:
+            self._error(index, "bad-slot", slot=slot)
+            return
+        i = slot - 1
+        card = self._top(i)
+        if card is None:
+            self._error(index, "empty-slot", slot=slot)
+            return
+        self.slots[i].pop()
+        self.events.append({"type": "trash", "action": index, "card": card.name, "slot": slot,
+                            "rule": "field.special.trash" if card.type == "special" else "field.slots"})
+        below = self._top(i)
+        if below is None:
+            self.events.append({"type": "slot-freed", "action": index, "slot": slot, "rule": "field.slots"})
+            return
+        if below.type == "piece" and below.retired:
+            same_round = below.retired_round == self.round
+            below.retired, below.retired_round = False, None
+            below.face_up = True
+            if same_round and self.as_of < "2026-09-19":
+                self.unresolved.append({"reason": "ruling-not-in-force", "action": index, "card": below.name,
+                                        "ruling": "ruling.2026-09-19.followup3", "rule": "field.uncover"})
+            self.events.append({"type": "uncover", "action": index, "card": below.name, "slot": slot,
+                                "pieces": "stay-settled" if same_round else "mobile", "same_round": same_round,
+                                "rule": "field.uncover",
+                                "ruling": "ruling.2026-09-19.followup3" if same_round else None})
+            self._entry_effect(index, i, below, again=True)
+
+    def next_round(self, index: int) -> None:
+        self.round += 1
+        self.events.append({"type": "round", "action": index, "round": self.round})
+
+    # ------------------------------------------------------------ result
+    def _levels(self) -> tuple[dict, dict]:
+        levels: dict[str, int | None] = {}
+        for i in range(SLOTS):
+            for c in self.slots[i]:
+                if c.type == "piece":
+                    levels.setdefault(c.name, self.db[c.name]["lv"])
+        # 별마대 병풍: while 별마대 is active, the leftmost card's pieces are Lv 6
+        permanent = self.as_of < "2026-09-04"  # before the revision: '영구 적용'
+        star_active = any(c.name == BYEOLMADAE for _, c in self._active_piece_cards())
+        star_shown = any(c.name == BYEOLMADAE and c.shown_before for s in self.slots for c in s)
+        if star_active or (permanent and star_shown):
+            left = next((self._top(i) for i in range(SLOTS) if self._top(i) is not None), None)
+            if left is not None and left.type == "piece" and left.face_up:
+                levels[left.name] = SUMUNJANG_LV
+                self.events.append({"type": "field-effect", "effect": "병풍", "source": BYEOLMADAE,
+                                    "card": left.name, "lv": SUMUNJANG_LV,
+                                    "rule": "field.entry-effect.duration" if star_active else "field.entry-effect",
+                                    "ruling": None if star_active else "ruling.2026-09-04.entry-effect-duration",
+                                    "permanent": not star_active})
+        bonds: dict[str, str] = {}
+        for i, c in self._active_piece_cards():
+            if c.name == AMPLIFIER and i > 0:
+                left = self._top(i - 1)
+                if left is not None and left.type == "piece" and left.face_up:
+                    bonds[AMPLIFIER] = left.name
+                    self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
+                                        "card": left.name, "rule": "field.position-reference"})
+        return levels, bonds
+
+    def result(self) -> FieldResult:
+        levels, bonds = self._levels()
+        slots = []
+        for i in range(SLOTS):
+            top = self._top(i)
+            slots.append({"slot": i + 1, "top": top.name if top else None,
+                          "face": ("up" if top.face_up else "down") if top else None,
+                          "type": top.type if top else None,
+                          "under": [c.name for c in reversed(self.slots[i][:-1])]})
+        active = tuple(c.name for _, c in self._active_piece_cards())
+        retired = tuple(c.name for s in self.slots for c in s if c.type == "piece" and c.retired)
+        return FieldResult(tuple(slots), active, retired, levels, bonds, tuple(self.errors), tuple(self.events),
+                           tuple(self.unresolved), self.round)

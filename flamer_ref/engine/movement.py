@@ -1,0 +1,225 @@
+"""The move turn (이동턴) as rules: activation cells, each piece's own path,
+(이동) SP moves, enemy cells that stop a move, the per-cell limits.
+
+Pure: takes parsed pieces, a Board and the declared moves; returns a frozen
+MoveResult whose events and errors cite clause ids. No text is built here: the
+`message` of an error is chosen by templates (templates/simulate/move.*).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Literal
+
+from .board import Board
+
+MOV = 2  # 기본 2셀 이동 (move.mov)
+SIDE_LIMIT = 3  # 셀당 아군 3기 (move.limit)
+CELL_LIMIT = 6  # 양 진영 합산 6기
+
+Reason = Literal["not-activated", "too-many-cells", "not-own-cell", "not-turn-player", "settled", "structure",
+                 "too-far", "not-adjacent", "off-board", "blocked-by-enemy", "destination-full", "cell-full",
+                 "already-moved", "no-such-sp"]
+
+#: reason code -> (clause id, ruling id or None)
+REASON_RULE: dict[str, tuple[str, str | None]] = {
+    "not-activated": ("move.activation", None),
+    "too-many-cells": ("move.activation", None),
+    "not-own-cell": ("move.activation", None),
+    "not-turn-player": ("round.turn-player", None),
+    "settled": ("move.mov", None),
+    "structure": ("move.structures", None),
+    "too-far": ("move.mov", None),
+    "not-adjacent": ("move.mov", None),
+    "off-board": ("move.off-board", None),
+    "blocked-by-enemy": ("move.path.enemy-stop", "ruling.2026-09-16.path-rule"),
+    "destination-full": ("move.limit", None),
+    "cell-full": ("move.limit", None),
+    "already-moved": ("move.mov", None),
+    "no-such-sp": ("move.sp", None),
+}
+
+
+@dataclass(frozen=True)
+class MoveOrder:
+    """One entry of `moves`: a piece, the cells it enters in order, optional (이동) SP."""
+
+    index: int
+    piece: str
+    path: tuple[str, ...]
+    sp: str | None = None
+
+
+@dataclass(frozen=True)
+class SpMove:
+    """What a (이동) SP lets a piece do (from the card data): distance in
+    cells (None = the pages do not say) and whether it may pass enemy cells."""
+
+    name: str
+    distance: int | None
+    pass_enemies: bool = False
+    structure_ok: bool = False
+
+
+@dataclass(frozen=True)
+class MoveError:
+    move: int | None
+    piece: str | None
+    reason: str
+    rule: str
+    ruling: str | None
+    detail: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"move": self.move, "piece": self.piece, "reason": self.reason, "rule": self.rule,
+                "ruling": self.ruling, **({"detail": self.detail} if self.detail else {})}
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    valid: bool
+    errors: tuple[MoveError, ...]
+    positions: dict
+    encounters: tuple[str, ...]
+    events: tuple[dict, ...]
+    unresolved: tuple[dict, ...]
+
+
+def _count(positions: dict, sides: dict, cell: str, side: str | None = None, exclude: str | None = None) -> int:
+    return sum(1 for pid, c in positions.items()
+               if c == cell and pid != exclude and (side is None or sides[pid] == side))
+
+
+def _enemy_in(positions: dict, sides: dict, cell: str, side: str) -> bool:
+    return any(c == cell and sides[pid] != side for pid, c in positions.items())
+
+
+def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[str], moves: list[MoveOrder],
+                  sp_moves: dict[tuple[str, str], SpMove], first_round: bool = False) -> MoveResult:
+    """Apply `moves` in order (interp.move.limit-order). `pieces` have id, side,
+    cell, state ('mobile'/'settled' or enum), structure, card. `sp_moves` maps
+    (card, SP name) to what the SP allows."""
+    pieces = list(pieces)
+    by_id = {p.id: p for p in pieces}
+    sides = {p.id: p.side for p in pieces}
+    start = {p.id: p.cell for p in pieces}
+    positions = dict(start)
+    errors: list[MoveError] = []
+    events: list[dict] = []
+    unresolved: list[dict] = []
+
+    def err(move, piece, reason, **detail):
+        rule, ruling = REASON_RULE[reason]
+        errors.append(MoveError(move, piece, reason, rule, ruling, detail))
+
+    # ----- activation cells (move.activation)
+    limit = 1 if first_round else 2
+    active: list[str] = []
+    for cell in activate:
+        if cell in active:
+            continue
+        if not any(p.side == attacker and start[p.id] == cell for p in pieces):
+            err(None, None, "not-own-cell", cell=cell)
+            continue
+        active.append(cell)
+    if len(active) > limit:
+        err(None, None, "too-many-cells", cells=list(active), limit=limit, first_round=first_round)
+        active = active[:limit]
+    events.append({"type": "activate", "cells": list(active), "limit": limit, "first_round": first_round,
+                   "rule": "move.activation"})
+
+    moved_normal: set[str] = set()
+    moved_sp: set[str] = set()
+    for order in moves:
+        p = by_id[order.piece]
+        state = getattr(p.state, "value", p.state)
+        if p.side != attacker:
+            err(order.index, p.id, "not-turn-player")
+            continue
+        sp = None
+        if order.sp is not None:
+            sp = sp_moves.get((p.card, order.sp)) if p.card else None
+            if sp is None:
+                err(order.index, p.id, "no-such-sp", sp=order.sp, card=p.card)
+                continue
+        if state != "mobile":
+            err(order.index, p.id, "settled", sp=order.sp)
+            continue
+        if p.structure and not (sp is not None and sp.structure_ok):
+            err(order.index, p.id, "structure", sp=order.sp)
+            continue
+        if sp is None:
+            if p.id in moved_normal:
+                err(order.index, p.id, "already-moved")
+                continue
+            if start[p.id] not in active:
+                err(order.index, p.id, "not-activated", cell=start[p.id])
+                continue
+            reach = MOV
+        else:
+            if p.id in moved_sp:
+                err(order.index, p.id, "already-moved", sp=order.sp)
+                continue
+            if sp.distance is None:
+                unresolved.append({"reason": "sp-distance-unknown", "move": order.index, "piece": p.id, "sp": sp.name,
+                                   "rule": "move.sp"})
+                continue
+            reach = sp.distance
+        if (sp is None and p.id in moved_sp) or (sp is not None and p.id in moved_normal):
+            unresolved.append({"reason": "normal-and-sp-move", "move": order.index, "piece": p.id, "rule": "move.sp"})
+        if len(order.path) > reach:
+            err(order.index, p.id, "too-far", length=len(order.path), limit=reach, sp=order.sp)
+            continue
+        here = positions[p.id]
+        bad = None
+        for i, cell in enumerate(order.path):
+            if not board.on_board(cell):
+                bad = ("off-board", {"cell": cell, "sea": cell in board.sea})
+                break
+            if not board.adjacent(here, cell):
+                bad = ("not-adjacent", {"from": here, "to": cell})
+                break
+            if i > 0 and _enemy_in(positions, sides, here, p.side):
+                if sp is not None and sp.pass_enemies:
+                    unresolved.append({"reason": "pass-enemies", "move": order.index, "piece": p.id, "cell": here,
+                                       "sp": sp.name, "rule": "move.path.enemy-stop"})
+                else:
+                    bad = ("blocked-by-enemy", {"cell": here, "next": cell})
+                    break
+            here = cell
+        if bad is not None:
+            err(order.index, p.id, bad[0], **bad[1])
+            continue
+        dest = order.path[-1]
+        if _count(positions, sides, dest, p.side, exclude=p.id) >= SIDE_LIMIT:
+            err(order.index, p.id, "destination-full", cell=dest)
+            continue
+        if _count(positions, sides, dest, exclude=p.id) >= CELL_LIMIT:
+            err(order.index, p.id, "cell-full", cell=dest)
+            continue
+        src = positions[p.id]
+        positions[p.id] = dest
+        (moved_sp if sp is not None else moved_normal).add(p.id)
+        stopped = _enemy_in(positions, sides, dest, p.side)
+        events.append({"type": "move", "move": order.index, "piece": p.id, "from": src, "to": dest,
+                       "path": list(order.path), "sp": order.sp,
+                       "rule": "move.sp" if sp is not None else "move.mov"})
+        if stopped:
+            events.append({"type": "stop", "move": order.index, "piece": p.id, "cell": dest,
+                           "rule": "move.path.enemy-stop", "ruling": "ruling.2026-09-16.path-rule"})
+    occupied: dict[str, set[str]] = {}
+    for pid, cell in positions.items():
+        occupied.setdefault(cell, set()).add(sides[pid])
+    encounters = tuple(sorted((c for c, s in occupied.items() if len(s) > 1), key=_cell_sort))
+    for c in encounters:
+        events.append({"type": "encounter", "cell": c, "rule": "move.encounter"})
+    return MoveResult(valid=not errors, errors=tuple(errors), positions=positions, encounters=encounters,
+                      events=tuple(events), unresolved=tuple(unresolved))
+
+
+def _cell_sort(cell: str):
+    try:
+        x, y = cell.split(",")
+        return (0, int(x), int(y))
+    except ValueError:
+        return (1, 0, 0, cell)

@@ -1,0 +1,59 @@
+"""Victory check (승리확인턴): secured cells, VP gain, the two win conditions."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from hypothesis import given, settings, strategies as st
+
+from flamer_ref.engine.victory import check_victory
+
+P = namedtuple("P", "side cell state")
+
+
+def test_scene1_four_against_two():
+    pieces = [P("D", c, "settled") for c in ("0,2", "2,2", "3,0", "5,0")] + \
+        [P("B", c, "settled") for c in ("2,4", "4,4")]
+    r = check_victory(pieces, "D", ("D", "B"), {"D": 3, "B": 1}, {"B": ["5,5", "6,4"]})
+    assert r.secured == {"D": 4, "B": 2} and r.vp_gain == 2 and r.vp == {"D": 5, "B": 1}
+    assert r.winner is None and r.reasons == ()
+
+
+def test_mobile_only_is_occupied_not_secured_and_contested_counts_for_nobody():
+    pieces = [P("D", "0,0", "mobile"), P("D", "1,1", "settled"), P("B", "1,1", "settled"), P("B", "2,2", "settled")]
+    r = check_victory(pieces, "D", ("D", "B"), {"D": 0, "B": 0}, {})
+    assert r.cells["0,0"]["status"] == "occupied" and r.cells["1,1"]["status"] == "contested"
+    assert r.secured == {"D": 0, "B": 1} and r.vp_gain == 0
+
+
+def test_vp_table_four_rounds():
+    vp = 0
+    for a, b, want in ((3, 1, 2), (2, 2, 2), (4, 1, 5), (3, 1, 7)):
+        pieces = [P("D", f"0,{i}", "settled") for i in range(a)] + [P("B", f"5,{i}", "settled") for i in range(b)]
+        r = check_victory(pieces, "D", ("D", "B"), {"D": vp, "B": 0}, {})
+        vp = r.vp["D"]
+        assert vp == want
+    assert r.winner == "D" and r.reasons == ("vp",)
+
+
+def test_home_occupation_wins_whatever_the_state_and_vp():
+    pieces = [P("D", "5,5", "mobile")]
+    r = check_victory(pieces, "D", ("D", "B"), {"D": 0, "B": 6}, {"B": ["5,5", "6,4"]})
+    assert r.winner == "D" and r.reasons == ("home",)
+    # only the player doing the check can win in it
+    r = check_victory(pieces, "B", ("D", "B"), {"D": 0, "B": 6}, {"D": ["0,0", "1,0"]})
+    assert r.winner is None and r.vp["B"] == 6
+
+
+def test_no_homes_given_means_no_home_win():
+    r = check_victory([P("D", "5,5", "mobile")], "D", ("D", "B"), {"D": 0, "B": 0}, {})
+    assert r.winner is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("DB"), st.integers(0, 8), st.sampled_from(["mobile", "settled"])),
+                max_size=20), st.integers(0, 10), st.integers(0, 10))
+def test_property_vp_never_decreases(raw, vd, vb):
+    pieces = [P(s, f"{c},0", st_) for s, c, st_ in raw]
+    r = check_victory(pieces, "D", ("D", "B"), {"D": vd, "B": vb}, {})
+    assert r.vp["D"] >= vd and r.vp["B"] == vb and r.vp_gain >= 0

@@ -273,9 +273,114 @@ def validate(
                     for p in exc.problems]}, ensure_ascii=False, indent=2) + "\n")
                 raise typer.Exit(1) from None
             raise
+        # card effects (cards/effects.yaml): every card and ability named must exist in cards.yaml
+        from .engine.effects import load_effects
+
+        effects_file = root / "cards" / "effects.yaml"
+        effects = load_effects(c, effects_file) if effects_file.is_file() else {}
         counts = {"clauses": len(c.clauses), "interpretations": len(c.interpretations), "rulings": len(c.rulings),
-                  "faq": len(c.faq), "terms": len(c.terms), "examples": len(c.examples), "cards": len(c.cards)}
+                  "faq": len(c.faq), "terms": len(c.terms), "examples": len(c.examples), "cards": len(c.cards),
+                  "effects": len(effects), "timings": len(c.timings)}
         _emit({"ok": True, "root": str(root), "counts": counts, "problems": []}, as_json, "cli/validate.txt.j2")
+
+    _run(go)
+
+
+# ---------------------------------------------------------------- simulate ----
+# (issue 3: the combat and response engine)
+_FORMATS = ("text", "md", "html")
+_SIM_TEMPLATES = {"text": "simulate/combat.txt.j2", "md": "simulate/combat.md.j2", "html": "simulate/combat.html.j2"}
+
+
+def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
+    """A malformed date on the command line is a usage error (exit 2)."""
+    if value is None:
+        return None
+    from .yamlio import is_date
+
+    if not is_date(value):
+        raise typer.BadParameter(f"날짜 '{value}'를 읽을 수 없습니다. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).",
+                                 param_hint=opt)
+    return value
+
+
+@app.command()
+def simulate(
+    file: str = typer.Argument(..., metavar="FILE", help="시나리오 YAML 파일 (kind: combat)."),
+    as_json: bool = JSON_OPT,
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD",
+                                        help="파일의 as_of 대신 이 날짜까지의 판정만 적용합니다."),
+    fmt: str = typer.Option("text", "--format", metavar="text|md|html", help="사람용 출력 형식 (기본 text)."),
+    compare: Optional[str] = typer.Option(None, "--compare", metavar="YYYY-MM-DD",
+                                          help="이 날짜로도 풀어서 결과 차이와 차이를 만든 판정을 보여 줍니다."),
+    all_branches: bool = typer.Option(False, "--all-branches",
+                                      help="combat_order가 없을 때 공격자가 고를 수 있는 모든 전투 순서를 풀어 서로 다른 결과를 보여 줍니다."),
+):
+    """시나리오 하나를 풀어 한국어로 설명합니다 (대응턴 스택 → 전투 1~7단계).
+
+    종료 코드: 0 풀림(미해결 항목이 있어도), 1 잘못된 시나리오, 2 명령어 사용 오류.
+    """
+    from pathlib import Path
+
+    if fmt not in _FORMATS:
+        raise typer.BadParameter(f"'{fmt}'는 없는 형식입니다. text, md, html 중 하나를 고르세요.", param_hint="--format")
+    as_of = _usage_date(as_of, "--as-of")
+    compare = _usage_date(compare, "--compare")
+    if compare and all_branches:
+        raise typer.BadParameter("--compare와 --all-branches는 함께 쓸 수 없습니다.", param_hint="--compare")
+    if not Path(file).is_file():
+        raise typer.BadParameter(f"파일 '{file}'이 없습니다.", param_hint="FILE")
+
+    def go():
+        from .engine import load_scenario
+        from .engine import runner
+        from .engine.combat import simulate as run_sim
+
+        corpus = _corpus()
+        scn = load_scenario(file, corpus, display=file)
+        if compare:
+            base = as_of or scn.as_of or corpus.latest_date()
+            out = runner.compare(scn, corpus, base, compare)
+            if all(v is None for v in out["results"].values()):
+                from .errors import FlamerError
+
+                raise FlamerError(out["errors"][base])
+            if as_json:
+                _emit(out, True)
+            else:
+                _emit(out, False, "simulate/compare.txt.j2", refs=runner.refs(corpus, out))
+            return
+        if all_branches:
+            out = runner.branches(scn, corpus, as_of)
+            if out["branches"] and all(b["error"] for b in out["branches"]):
+                from .errors import FlamerError
+
+                raise FlamerError(out["branches"][0]["error"])
+            _emit(out, as_json, "simulate/branches.txt.j2")
+            return
+        data = run_sim(scn, corpus, as_of=as_of).to_json()
+        if as_json:
+            _emit(data, True)
+        else:
+            _emit(data, False, _SIM_TEMPLATES[fmt], refs=runner.refs(corpus, data))
+
+    _run(go)
+
+
+@app.command()
+def examples(as_json: bool = JSON_OPT):
+    """룰북 예시 가운데 시나리오가 붙은 것을 모두 풀어 기대 결과와 비교합니다. 하나라도 다르면 종료 코드 1.
+
+    엔진이 아직 풀지 못하는 종류(move, victory, field)는 '건너뜀'으로 표시하고 실패로 치지 않습니다.
+    """
+
+    def go():
+        from .engine import runner
+
+        out = runner.check_examples(_corpus())
+        _emit(out, as_json, "simulate/examples.txt.j2")
+        if not out["ok"]:
+            raise typer.Exit(1)
 
     _run(go)
 

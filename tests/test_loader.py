@@ -30,7 +30,8 @@ SCHEMA_DIR = ROOT / "schemas"
 HANGUL = re.compile(r"[가-힣]")
 
 SCHEMA_FOR = {"sources.yaml": "sources", "rulings.yaml": "rulings", "faq.yaml": "faq",
-              "glossary.yaml": "glossary", "cards.yaml": "cards", "timing.yaml": "timing"}
+              "glossary.yaml": "glossary", "cards.yaml": "cards", "timing.yaml": "timing",
+              "effects.yaml": "effects"}
 
 
 def schema_name(rel: Path) -> str:
@@ -63,10 +64,11 @@ REAL_FILES = data_files(ROOT)
 
 def test_real_data_files_found():
     names = {schema_name(p) for p in REAL_FILES}
-    assert names == {"sources", "clauses", "rulings", "faq", "glossary", "examples", "cards"}
+    assert names == {"sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing", "effects"}
 
 
-@pytest.mark.parametrize("name", ["sources", "clauses", "rulings", "faq", "glossary", "examples", "cards"])
+@pytest.mark.parametrize("name", ["sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing",
+                                  "effects"])
 def test_schema_is_valid_draft_2020_12(name):
     schema = load_schema(name)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"

@@ -1,0 +1,1128 @@
+"""The combat turn (전투턴) with its response turn (대응턴): a deterministic,
+pure resolution of a validated `Scenario`. No I/O and no sentences: the engine
+only records events (see result.py); templates do all the wording.
+
+Entry point: `simulate(scenario, corpus, as_of=None, effects=None, combat_order=None)`.
+
+Order of play
+-------------
+1. setup — field effects (별마대 병풍) when `field:` is given.
+2. response turn — the declarations in file order: who may declare (the
+   defender opens; a 맞대응 only on a response cell, and only as of
+   2026-09-19), what (a set (대응) card / a settled piece's (대응) SP, flipped
+   at once), player-chosen targets and cells fixed, costs paid.
+3. combats in the attacker's order (`combat_order`, else sorted cells — the
+   result says so in `assumed`): step 1 (전투) cards, step 2 the whole stack
+   LIFO (first combat only), step 3 (전투) SP, steps 4–6 volleys, step 7 sweep,
+   then HP and combat-limited changes are restored. Encounters created by the
+   stack fight too, with an empty step 2.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ..errors import DataError, Problem
+from . import effects as fx
+from .result import CellResult, CombatResult, Event
+from .scenario import Declaration, PieceSpec, Scenario, cell_sort_key
+from .types import (
+    CELL_LIMIT, MAX_ROUNDS, R_COUNTER, R_EXPLOSIVE, R_MOBILE_STRUCTURES, R_STRUCT_IMMOVABLE, R_SWEEP, R_VACATED,
+    SIDE_LIMIT, CaptureReason, EndReason, EventType as E, FizzleReason, PieceState, Role, UnresolvedReason,
+)
+
+MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
+STATS = ("lv", "hp", "atk", "cost")
+STAT_KO = {"lv": "Lv", "hp": "HP", "atk": "ATK", "cost": "cost"}
+BYEOLMADAE, AMPLIFIER = "별마대", "증폭기"
+FORMATION_LV = 6  # 병풍: '가장 왼쪽 카드인 수문장은 전부 Lv 6'
+
+
+# ------------------------------------------------------------ runtime state ----
+@dataclass(eq=False)
+class _P:
+    """A piece during the resolution (mutable; never leaves this module)."""
+
+    spec: PieceSpec
+    state: PieceState
+    cell: str | None
+    where: str = "board"  # board | prisoner | fragment | removed
+    field_lv: int | None = None
+    b_atk: int = 0
+    b_hp: int = 0
+    b_lv: int = 0
+    damage: int = 0
+    attacked: bool = False  # executed an attack in step 4/5 of the current combat
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def side(self) -> str:
+        return self.spec.side
+
+    @property
+    def card(self) -> str | None:
+        return self.spec.card
+
+    @property
+    def on_board(self) -> bool:
+        return self.where == "board"
+
+
+@dataclass
+class _Decl:
+    """A declaration after its checks: everything fixed at declaration time."""
+
+    d: Declaration
+    role: Role
+    card: str | None
+    ability: str | None
+    effect: tuple
+    inline: bool
+    self_id: str | None
+    target_id: str | None
+    target_cell: str | None
+    chosen_cell: str | None
+    applies: tuple[str, ...]
+    slot: tuple[str, int] | None = None  # (side, slot index) of a set special card
+    from_cells: dict = field(default_factory=dict)  # piece id → its cell at declaration
+
+
+class _Need(Exception):
+    def __init__(self, piece: _P, stat: str, why: str):
+        self.piece, self.stat, self.why = piece, stat, why
+
+
+def _tie_cites(level: int) -> list[str]:
+    if level <= 0:
+        return []
+    out = ["combat.tiebreak", "interp.tiebreak.current-hp"]
+    if level >= 4:
+        out.append("interp.tiebreak.listing-order")
+    return out
+
+
+class Engine:
+    def __init__(self, scn: Scenario, corpus, as_of: str, effects: dict, combat_order=None,
+                 overrides: dict[str, bool] | None = None):
+        self.scn = scn
+        self.overrides = dict(overrides or {})
+        self.corpus = corpus
+        self.as_of = as_of
+        self.effects = effects
+        self.order_override = tuple(combat_order) if combat_order is not None else None
+        self.attacker, self.defender = scn.attacker, scn.defender
+        self.pieces: dict[str, _P] = {}
+        self.by_cell: dict[str, list[_P]] = {}
+        for spec in scn.pieces:
+            p = _P(spec, spec.state, spec.cell)
+            self.pieces[spec.id] = p
+            self.by_cell.setdefault(spec.cell, []).append(p)
+        self.slots = {s: list(v) for s, v in scn.field.items()} if scn.field is not None else None
+        self.events: list[Event] = []
+        self.unresolved: list[dict] = []
+        self.assumed: list[dict] = []
+        self._assumed_keys: set = set()
+        self._gap_keys: set = set()
+        self.prisoners: dict[str, list[str]] = {scn.attacker: [], scn.defender: []}
+        self.fragments: list[str] = []
+        self.removed: list[str] = []
+        self.consulted: list[str] = []
+        self.stack: list[_Decl] = []
+        self.ended: set[str] = set()  # cells whose combat ended on the spot (before 2026-09-24)
+        self.cells_out: list[CellResult] = []
+        self.vacated_cause: dict[str, str] = {}
+        self._combat_cells: set[str] = set()
+        self._used_slots: set = set()
+        self.order_used: list[str] = []
+
+    # ----------------------------------------------------------- helpers ----
+    def in_force(self, ruling_id: str) -> bool:
+        if ruling_id not in self.consulted:
+            self.consulted.append(ruling_id)
+        if ruling_id in self.overrides:
+            return self.overrides[ruling_id]
+        r = self.corpus.rulings.get(ruling_id)
+        date = r["date"] if r else ruling_id.split(".")[1]
+        return self.as_of >= date
+
+    def ruling_date(self, ruling_id: str) -> str:
+        r = self.corpus.rulings.get(ruling_id)
+        return r["date"] if r else ruling_id.split(".")[1]
+
+    def emit(self, type_: E, **kw) -> None:
+        self.events.append(Event.make(type_.value, **kw))
+
+    def assume(self, key, **kw) -> None:
+        if key in self._assumed_keys:
+            return
+        self._assumed_keys.add(key)
+        self.assumed.append(kw)
+
+    def gap(self, reason: UnresolvedReason, **kw) -> None:
+        item = {"reason": reason.value, **kw}
+        key = repr(sorted(item.items(), key=lambda kv: kv[0]))
+        if key not in self._gap_keys:
+            self._gap_keys.add(key)
+            self.unresolved.append(item)
+
+    def opp(self, side: str) -> str:
+        return self.defender if side == self.attacker else self.attacker
+
+    def role(self, side: str) -> Role:
+        return Role.ATTACKER if side == self.attacker else Role.DEFENDER
+
+    def in_cell(self, cell: str, side: str | None = None) -> list[_P]:
+        return [p for p in self.by_cell.get(cell, ()) if side is None or p.side == side]
+
+    def mobile(self, cell: str, side: str) -> list[_P]:
+        return [p for p in self.by_cell.get(cell, ()) if p.side == side and p.state is MOBILE]
+
+    def both_present(self, cell: str) -> bool:
+        sides = {p.side for p in self.by_cell.get(cell, ())}
+        return len(sides) == 2
+
+    def _take_off(self, p: _P) -> None:
+        lst = self.by_cell.get(p.cell)
+        if lst is not None:
+            lst.remove(p)
+        p.cell = None
+
+    def _put(self, p: _P, cell: str) -> None:
+        lst = self.by_cell.setdefault(cell, [])
+        i = len(lst)
+        while i > 0 and lst[i - 1].spec.order > p.spec.order:
+            i -= 1
+        lst.insert(i, p)
+        p.cell = cell
+
+    def error(self, d: Declaration | None, key: str | None, message: str, fix: str | None = None) -> DataError:
+        if d is None:
+            return DataError([Problem(self.scn.file, None, key, message, fix)])
+        return DataError([Problem(self.scn.file, d.line_of(key) if key else d.line,
+                                  f"{d.where}.{key}" if key else d.where, message, fix)])
+
+    # ------------------------------------------------------------- stats ----
+    def stat(self, p: _P, stat: str, why: str) -> int:
+        if stat == "lv":
+            base = p.field_lv if p.field_lv is not None else p.spec.lv
+            if base is None:
+                raise _Need(p, "lv", why)
+            return base + p.b_lv
+        if stat == "hp":
+            if p.spec.hp is None:
+                raise _Need(p, "hp", why)
+            return p.spec.hp + p.b_hp - p.damage
+        if stat == "atk":
+            if p.spec.atk is None:
+                raise _Need(p, "atk", why)
+            return p.spec.atk + p.b_atk
+        if p.spec.cost is None:
+            raise _Need(p, "cost", why)
+        return p.spec.cost
+
+    def hp_or_none(self, p: _P) -> int | None:
+        return None if p.spec.hp is None else p.spec.hp + p.b_hp - p.damage
+
+    def _why(self, level: int, what: str) -> str:
+        return {0: f"{what}에서 Lv을 비교해야 합니다",
+                1: f"{what}에서 Lv이 같아 HP를 비교해야 합니다",
+                2: f"{what}에서 Lv·HP가 같아 ATK를 비교해야 합니다",
+                3: f"{what}에서 Lv·HP·ATK가 같아 동률 판정이 cost 비교까지 갔습니다"}[level]
+
+    def rank(self, group: list[_P], what: str, top_only: bool = False) -> list[tuple[_P, int]]:
+        """Priority order (combat.tiebreak): Lv, current HP, ATK, cost, then listing order.
+
+        Returns (piece, level) pairs; level = index of the comparison that placed
+        the piece (0 Lv, 1 HP, 2 ATK, 3 cost, 4 listing order). A stat is read
+        only when a comparison needs it; with top_only, only the first place is
+        decided."""
+        out: list[tuple[_P, int]] = []
+
+        def rec(g: list[_P], level: int) -> None:
+            if len(g) == 1:
+                out.append((g[0], level))
+                return
+            if level == 4:
+                ordered = sorted(g, key=lambda p: p.spec.order)
+                for p in (ordered[:1] if top_only else ordered):
+                    out.append((p, 4))
+                if ("interchangeable", tuple(p.id for p in g)) not in self._assumed_keys:
+                    self.assume(("listing", tuple(p.id for p in ordered)), choice="tiebreak-listing-order",
+                                pieces=[p.id for p in ordered], rule="interp.tiebreak.listing-order")
+                return
+            if level == 3 and not top_only and any(p.spec.cost is None for p in g):
+                # Attack order: pieces tied down to ATK strike for the same amount, so their
+                # order cannot change the outcome — an unknown cost is not needed here.
+                rec(g, 4)
+                return
+            try:
+                vals = [(self.stat(p, STATS[level], self._why(level, what)), p) for p in g]
+            except _Need:
+                # An unknown stat is needed only if the choice could matter: pieces that are
+                # mechanically identical (same card, state, stats, damage, changes) are interchangeable.
+                if len({self._mechanics(p) for p in g}) > 1:
+                    raise
+                self.assume(("interchangeable", tuple(p.id for p in g)), choice="tiebreak-interchangeable",
+                            pieces=[p.id for p in g], stat=STATS[level], rule="interp.tiebreak.listing-order")
+                rec(g, 4)
+                return
+            for v in sorted({v for v, _ in vals}, reverse=True):
+                sub = [p for vv, p in vals if vv == v]
+                rec(sub, level + 1 if len(sub) > 1 else level)
+                if top_only and out:
+                    return
+
+        if group:
+            rec(list(group), 0)
+        return out
+
+    @staticmethod
+    def _mechanics(p: _P) -> tuple:
+        s = p.spec
+        lv = p.field_lv if p.field_lv is not None else s.lv
+        return (s.side, s.card, s.structure, p.state, None if lv is None else lv + p.b_lv,
+                None if s.hp is None else s.hp + p.b_hp - p.damage, None if s.atk is None else s.atk + p.b_atk, s.cost)
+
+    def pick_target(self, cell: str, side: str, what: str) -> tuple[_P, int] | None:
+        """combat.targeting: the side's highest-priority mobile piece in the cell, else settled."""
+        cands = self.mobile(cell, side)
+        if not cands:
+            cands = [p for p in self.in_cell(cell, side) if p.state is SETTLED]
+        if not cands:
+            return None
+        return self.rank(cands, what, top_only=True)[0]
+
+    # ------------------------------------------------------------- field ----
+    def field_effects(self, when: str, cell: str | None = None) -> None:
+        """병풍 (별마대): while a face-up 별마대 is on the side's field, the leftmost card's pieces are Lv 6."""
+        if self.slots is None:
+            return
+        for side, slots in self.slots.items():
+            formation_on = any(s is not None and s.face_up and s.card == BYEOLMADAE for s in slots)
+            left = next(((i, s) for i, s in enumerate(slots) if s is not None), None)
+            target_card = None
+            if formation_on and left is not None:
+                i, s = left
+                if s.face_up and s.type == "piece":
+                    target_card = s.card
+                else:
+                    self.assume(("formation-left", side, i, when), choice="formation-leftmost-not-piece", side=side,
+                                slot=i + 1, card=s.card, rule="field.position-reference")
+            changed = []
+            for p in self.pieces.values():
+                if p.side != side:
+                    continue
+                new = FORMATION_LV if (target_card is not None and p.card == target_card) else None
+                if new != p.field_lv:
+                    p.field_lv = new
+                    if p.on_board:
+                        changed.append(p.id)
+            if changed:
+                where = {"phase": "setup"} if cell is None else {"cell": cell, "step": 2}
+                self.emit(E.FIELD, **where, side=side, effect="병풍", source=BYEOLMADAE, card=target_card,
+                          slot=(left[0] + 1) if left else None, pieces=changed,
+                          lv=FORMATION_LV if target_card else None, rule="field.position-reference")
+
+    def bonded_cards(self, side: str) -> set[str] | None:
+        """결속 (증폭기): the piece card immediately to the left of each face-up 증폭기. None: no field."""
+        if self.slots is None or side not in self.slots:
+            return None
+        slots = self.slots[side]
+        out = set()
+        for i, s in enumerate(slots):
+            if s is not None and s.face_up and s.card == AMPLIFIER and i > 0:
+                left = slots[i - 1]
+                if left is not None and left.face_up and left.type == "piece":
+                    out.add(left.card)
+        return out
+
+    # ---------------------------------------------------- response turn ----
+    def declare_all(self, encounters: list[str]) -> None:
+        if not self.scn.response:
+            return
+        if not encounters:
+            d = self.scn.response[0]
+            raise self.error(d, None, "조우 셀(양 진영 기물이 함께 있는 셀)이 없어 대응턴이 열리지 않습니다 (조항 response.when).",
+                             "response를 지우거나 cells에 조우를 만드세요")
+        response_cells: set[str] = set()
+        for d in self.scn.response:
+            decl = self.declare(d, encounters, response_cells, phase="response")
+            if decl.role is Role.DEFENDER:
+                response_cells.update(decl.applies)
+            self.stack.append(decl)
+
+    def _ability_for(self, d: Declaration, timing: str) -> tuple[str | None, dict | None]:
+        card = self.corpus.cards[d.card]
+        if card["type"] == "special":
+            if d.ability not in (None, d.card):
+                names = [a["name"] for a in card["abilities"]]
+                if d.ability not in names:
+                    raise self.error(d, "ability", f"특수카드 '{d.card}'에 능력 '{d.ability}'가 없습니다.")
+            t = card.get("timing")
+            if t is None:
+                self.assume(("timing", d.card), choice="card-timing-unknown", card=d.card,
+                            rule="field.special.response-set" if timing == "대응" else "combat.step1.battle-cards")
+            elif t != timing:
+                raise self.error(d, "card", f"'{d.card}'는 ({t}) 특수카드라 ({timing}) 선언에 쓸 수 없습니다.",
+                                 f"({timing}) 카드나 effect를 적으세요")
+            return None, card
+        abil = [a for a in card["abilities"] if a["timing"] == timing]
+        if d.ability is not None:
+            named = [a for a in card["abilities"] if a["name"] == d.ability]
+            if not named:
+                raise self.error(d, "ability", f"'{d.card}'에 능력 '{d.ability}'가 없습니다.",
+                                 f"있는 능력: {', '.join(a['name'] for a in card['abilities']) or '없음'}")
+            if named[0]["timing"] != timing:
+                raise self.error(d, "ability", f"'{d.card}' {d.ability}는 ({timing}) 능력이 아닙니다.")
+            return d.ability, card
+        if not abil:
+            raise self.error(d, "card", f"'{d.card}'에는 ({timing}) SP가 없습니다 (조항 response.declare.what).",
+                             "세트된 (대응) 특수카드나 (대응) SP를 가진 기물 카드를 적으세요")
+        if len(abil) > 1:
+            raise self.error(d, "card", f"'{d.card}'에 ({timing}) 능력이 여럿입니다: {', '.join(a['name'] for a in abil)}.",
+                             "ability로 하나를 고르세요")
+        return abil[0]["name"], card
+
+    def declare(self, d: Declaration, encounters: list[str], response_cells: set[str], phase: str,
+                combat_cell: str | None = None) -> _Decl:
+        """Check one declaration at declaration time and perform its flip and costs."""
+        timing = "대응" if phase == "response" else "전투"
+        role = self.role(d.side)
+        counter = phase == "response" and role is Role.ATTACKER
+        if counter and not self.in_force(R_COUNTER):
+            raise self.error(d, "side", f"{self.as_of} 기준으로는 턴 플레이어({d.side})가 자기 라운드의 대응턴에 아무것도 "
+                             f"발동할 수 없습니다 — 맞대응은 {self.ruling_date(R_COUNTER)} 도입 (조항 response.opener, "
+                             f"판정 {R_COUNTER}).", f"이 항목을 지우거나 --as-of를 {self.ruling_date(R_COUNTER)} 이후로 하세요")
+        ability = None
+        card = None
+        edef = None
+        if d.card is not None:
+            ability, card = self._ability_for(d, timing)
+            edef = fx.find(self.effects, d.card, ability)
+        inline = d.effect is not None
+        effect = d.effect if inline else (edef.effect if edef is not None else None)
+        if effect is None:
+            label = d.card if ability is None else f"{d.card} {ability}"
+            raise self.error(d, "card", f"'{label}'의 효과는 룰북에 나와 있지 않아 엔진이 모릅니다.",
+                             "선언 항목에 effect:로 효과를 적으세요 (예: effect: {attack: 3, cell: \"2,4\"})")
+        if inline and edef is not None and edef.known:
+            self.assume(("inline", d.where), choice="inline-effect-overrides-card", card=d.card, index=d.index,
+                        rule="response.declare.timing" if phase == "response" else "combat.step1.battle-cards")
+
+        # who declares: a set special card, or a settled piece's SP (flipped now)
+        self_id = None
+        slot = None
+        if card is not None and card["type"] == "piece":
+            if phase != "response":
+                raise self.error(d, "card", "(전투) 단계의 기물 SP는 3단계에서 자동으로 발동합니다; battle_cards에는 특수카드만 적으세요.")
+            self_id = self._declaring_piece(d)
+        elif card is not None and phase == "response":
+            slot = self._use_set_card(d)
+
+        # player choices, fixed now (response.declare.timing)
+        need_target = any(getattr(pr, "piece", None) == fx.TARGET for pr in effect)
+        need_cell = any(getattr(pr, "cell", None) == fx.CHOSEN for pr in effect)
+        target = None
+        if d.target is not None:
+            target = self.pieces[d.target]
+            if not target.on_board:
+                raise self.error(d, "target", f"대상 '{d.target}'는 선언 시점에 이미 보드에 없습니다 (앞선 비용으로 제거됨).")
+        elif need_target:
+            raise self.error(d, None, f"'{d.card}'는 선언할 때 대상 기물을 정해야 합니다.", "target: 기물 id를 적으세요")
+        if target is not None and edef is not None and not inline:
+            want = edef.choose.get("target")
+            if want in ("own-settled-piece", "own-piece") and target.side != d.side:
+                raise self.error(d, "target", f"'{d.card}'의 대상은 자기 기물이어야 하는데 '{target.id}'는 {target.side}의 기물입니다.")
+            if want == "own-settled-piece" and target.state is not SETTLED:
+                raise self.error(d, "target", f"'{d.card}'의 대상은 자기 정착(뒷면) 기물이어야 하는데 '{target.id}'는 선언 시점에 기동입니다.")
+        chosen = d.cell
+        if need_cell and chosen is None:
+            if phase != "response":
+                chosen = combat_cell
+            else:
+                raise self.error(d, None, f"'{d.card or '효과'}'는 선언할 때 셀을 정해야 합니다.", "cell: \"x,y\"를 적으세요")
+        ctx = {"target": target.id if target else None, "self": self_id, "chosen": chosen}
+
+        applies: list[str] = []
+        from_cells: dict[str, str] = {}
+
+        def add(c):
+            if c is not None and c not in applies:
+                applies.append(c)
+
+        for pr in effect:
+            if isinstance(pr, fx.Attack):
+                cell = self._cell_ref(pr.cell, ctx, d, combat_cell)
+                if phase == "response" and cell not in encounters:
+                    raise self.error(d, "cell" if d.cell is not None else "effect",
+                                     f"공격 효과의 대상 셀 {cell}은 조우 셀이 아닙니다 — 공격 효과는 전투가 벌어지는 셀만 "
+                                     f"대상으로 합니다 (조항 response.attack-cells). 조우 셀: {', '.join(encounters) or '없음'}.")
+                add(cell)
+            elif isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
+                add(self._cell_ref(pr.cell, ctx, d, combat_cell) if pr.cell else combat_cell)
+            else:
+                pid = self._piece_ref(pr.piece, ctx, d)
+                p = self.pieces[pid]
+                if not p.on_board:
+                    raise self.error(d, "effect", f"효과의 대상 '{pid}'는 선언 시점에 보드에 없습니다.")
+                from_cells[pid] = p.cell
+                add(p.cell)
+                if isinstance(pr, fx.Move):
+                    self._check_move(d, p, pr.to)
+                    add(pr.to)
+        if d.cell is not None and not applies:
+            add(d.cell)
+
+        if counter:
+            if not set(applies) & response_cells:
+                raise self.error(d, "side", f"맞대응은 대응 셀(수비자가 앞서 선언한 효과가 적용되는 셀)에 적용되는 효과만 됩니다 "
+                                 f"(조항 response.counter). 이 효과의 적용 셀: {', '.join(applies) or '없음'}; 대응 셀: "
+                                 f"{', '.join(sorted(response_cells, key=cell_sort_key)) or '없음'}.",
+                                 "대응 셀에 적용되는 효과로 고치거나 이 항목을 지우세요")
+
+        decl = _Decl(d=d, role=role, card=d.card, ability=ability, effect=tuple(effect), inline=inline, self_id=self_id,
+                     target_id=target.id if target else None, target_cell=target.cell if target else None,
+                     chosen_cell=chosen, applies=tuple(applies), slot=slot, from_cells=from_cells)
+        ev = dict(index=d.index, side=d.side, role=role.value, card=d.card, ability=ability, piece=self_id,
+                  target=decl.target_id, chosen_cell=chosen, applies=list(applies), counter=counter,
+                  effect=[pr.describe() for pr in effect], inline=inline)
+        if phase == "response":
+            rule, ruling = ("response.counter", R_COUNTER) if counter else (
+                "response.opener" if d.index == 0 else "response.declare.order", None)
+            self.emit(E.DECLARE, phase="response", **ev, rule=rule, ruling=ruling)
+        else:
+            self.emit(E.DECLARE, cell=combat_cell, step=1, **ev, rule="combat.step1.battle-cards")
+
+        if self_id is not None:  # a piece's SP: flipped face up at declaration
+            p = self.pieces[self_id]
+            p.state = MOBILE
+            self.emit(E.FLIP, cell=p.cell, piece=p.id, **{"from": "settled"}, to="mobile", phase="response",
+                      rule="response.declare.timing")
+        self._pay(d, decl, edef, phase)
+        return decl
+
+    def _cell_ref(self, ref, ctx, d, combat_cell):
+        if ref == fx.CHOSEN:
+            return ctx["chosen"]
+        if ref is None:
+            if combat_cell is None:
+                raise self.error(d, "effect", "공격 효과에 cell이 없습니다.", "cell: \"x,y\"를 적으세요")
+            return combat_cell
+        return ref
+
+    def _piece_ref(self, ref, ctx, d) -> str:
+        if ref == fx.TARGET:
+            return ctx["target"]
+        if ref == fx.SELF:
+            if ctx["self"] is None:
+                raise self.error(d, "effect", "'self'는 기물 SP 선언에서만 쓸 수 있습니다.")
+            return ctx["self"]
+        if ref not in self.pieces:
+            raise self.error(d, "effect", f"효과의 기물 id '{ref}'가 cells에 없습니다.")
+        return ref
+
+    def _declaring_piece(self, d: Declaration) -> str:
+        if d.piece is not None:
+            p = self.pieces[d.piece]
+            if p.card != d.card or p.side != d.side:
+                raise self.error(d, "piece", f"'{p.id}'는 {d.side}의 '{d.card}' 기물이 아닙니다.")
+            if not p.on_board:
+                raise self.error(d, "piece", f"'{p.id}'는 선언 시점에 보드에 없습니다.")
+            if p.state is not SETTLED:
+                raise self.error(d, "piece", f"'{p.id}'는 기동(앞면) 상태라 (대응) SP를 선언할 수 없습니다 — 기물 SP는 정착 기물을 "
+                                 "앞면으로 돌려 발동합니다 (조항 response.declare.what, response.counter.requirements).")
+            return p.id
+        cands = [p for p in self.pieces.values() if p.on_board and p.side == d.side and p.card == d.card
+                 and p.state is SETTLED]
+        if not cands:
+            raise self.error(d, "card", f"{d.side}에게 (대응) SP를 선언할 정착(뒷면) '{d.card}' 기물이 없습니다 — 기물 SP는 정착 기물을 "
+                             "앞면으로 돌려 발동합니다 (조항 response.declare.what, response.counter.requirements).",
+                             "정착 상태의 그 카드 기물을 cells에 두거나 piece:로 지정하세요")
+        if len(cands) > 1:
+            self.assume(("declaring", d.where), choice="declaring-piece", index=d.index, piece=cands[0].id,
+                        candidates=[p.id for p in cands], rule="response.declare.what")
+        return cands[0].id
+
+    def _use_set_card(self, d: Declaration):
+        if self.slots is None:
+            self.assume(("set-assumed",), choice="set-cards-assumed", rule="field.special.response-set")
+            return None
+        slots = self.slots.get(d.side) or []
+        for i, s in enumerate(slots):
+            if s is not None and s.card == d.card and s.type == "special" and (side_slot := (d.side, i)) not in self._used_slots:
+                self._used_slots.add(side_slot)
+                return side_slot
+        raise self.error(d, "card", f"'{d.card}'가 {d.side}의 필드에 세트되어 있지 않습니다 — (대응) 특수카드는 필드에 세트되어 "
+                         "있어야 발동할 수 있고 손패에서 직접 쓸 수 없습니다 (조항 field.special.response-set).",
+                         f"field.{d.side}에 {{set: {d.card}}}를 두세요")
+
+    def _check_move(self, d: Declaration, p: _P, to: str) -> None:
+        if p.spec.structure:
+            if self.in_force(R_STRUCT_IMMOVABLE):
+                raise self.error(d, "effect", f"'{p.id}'는 구조물이라 이 효과로 이동하지 않습니다 — 이동이 불가능한 (대응) 효과는 "
+                                 f"발동할 수 없습니다 (조항 move.structures, response.move-impossible; 판정 {R_STRUCT_IMMOVABLE}).")
+            self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, ruling=R_STRUCT_IMMOVABLE, piece=p.id,
+                     rule="move.structures")
+        if p.cell == to:
+            return
+        here = self.in_cell(to)
+        mine = sum(1 for q in here if q.side == p.side)
+        if mine >= SIDE_LIMIT or len(here) >= CELL_LIMIT:
+            raise self.error(d, "effect", f"'{p.id}'를 {to}로 옮길 수 없습니다 — 그 셀에 이미 {p.side} 기물 {mine}기, 모두 "
+                             f"{len(here)}기가 있습니다 (한 진영 {SIDE_LIMIT}기·합산 {CELL_LIMIT}기 한도). 이동이 불가능한 (대응) "
+                             "효과는 발동할 수 없습니다 (조항 response.move-impossible, move.limit).")
+
+    def _pay(self, d: Declaration, decl: _Decl, edef, phase: str) -> None:
+        given = list(d.cost)
+        to_pay: list[str] = []
+        for c in (edef.cost if edef is not None else ()):
+            if c.piece == fx.SELF:
+                if decl.self_id is None:
+                    raise self.error(d, "cost", "비용 'self'는 기물 SP 선언에만 쓸 수 있습니다.")
+                to_pay.append(decl.self_id)
+                continue
+
+            def ok(p: _P) -> bool:
+                return (p.on_board and (p.side == d.side) == c.own and (c.card is None or p.card == c.card)
+                        and (c.state is None or p.state is c.state) and p.id not in to_pay)
+
+            what = " ".join(x for x in (("자기" if c.own else "상대"), ("정착 상태" if c.state is SETTLED else ""),
+                                        (f"'{c.card}'" if c.card else ""), "기물") if x)
+            hit = next((g for g in given if ok(self.pieces[g.piece])), None)
+            if hit is not None:
+                given.remove(hit)
+                to_pay.append(hit.piece)
+                continue
+            bad = next((g for g in given), None)
+            if bad is not None:
+                raise self.error(d, "cost", f"비용으로 고른 '{bad.piece}'는 '{d.card}'의 비용({what} 파괴)에 맞지 않습니다.")
+            cands = [p for p in self.pieces.values() if ok(p)]
+            if not cands:
+                raise self.error(d, "cost", f"'{d.card}'의 비용({what} 하나 파괴)을 낼 수 없습니다 — 비용을 낼 수 없으면 선언할 수 "
+                                 "없습니다 (조항 response.declare.timing).")
+            if len(cands) > 1:
+                raise self.error(d, "cost", f"'{d.card}'의 비용으로 파괴할 {what}를 골라야 합니다 (후보: "
+                                 f"{', '.join(p.id for p in cands)}).", "cost: {destroy: 기물 id}를 적으세요")
+            self.assume(("cost", d.where), choice="cost-piece", index=d.index, piece=cands[0].id,
+                        rule="response.declare.timing")
+            to_pay.append(cands[0].id)
+        for g in given:  # costs given in the scenario beyond the card's own
+            p = self.pieces[g.piece]
+            if not p.on_board:
+                raise self.error(d, "cost", f"비용으로 파괴할 '{p.id}'는 이미 보드에 없습니다.")
+            if p.side != d.side:
+                raise self.error(d, "cost", f"비용으로는 자기 기물만 파괴할 수 있는데 '{p.id}'는 {p.side}의 기물입니다.")
+            to_pay.append(p.id)
+        explosive = edef is not None and edef.card == "폭약"
+        for pid in to_pay:
+            p = self.pieces[pid]
+            cell = p.cell
+            ruling = None
+            rule = "response.declare.timing"
+            if explosive and pid == decl.self_id:
+                rule = "response.cost.explosive"
+                ruling = R_EXPLOSIVE
+                if not self.in_force(R_EXPLOSIVE):
+                    self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, ruling=R_EXPLOSIVE, piece=pid,
+                             rule="response.cost.explosive")
+            self._take_off(p)
+            if p.spec.structure:
+                p.where = "fragment"
+                self.fragments.append(pid)
+            else:
+                p.where = "removed"
+                self.removed.append(pid)
+            kw = {"phase": phase} if phase == "response" else {"step": 1}
+            self.emit(E.COST, cell=cell, **kw, index=d.index, piece=pid, side=p.side, action="destroy",
+                      result=p.where if p.where == "fragment" else "removed", rule=rule, ruling=ruling)
+            if p.spec.structure:
+                self.emit(E.FRAGMENT, cell=cell, **kw, piece=pid, by=None, side=None, reason="cost",
+                          rule="combat.capture")
+
+    # ------------------------------------------------------- resolution ----
+    def resolve(self, decl: _Decl, at: str, step: int) -> None:
+        d = decl.d
+        self.emit(E.RESOLVE, cell=at, step=step, index=d.index, side=d.side, card=decl.card, ability=decl.ability,
+                  at=at, rule="response.resolve.lifo" if step == 2 else "combat.step1.battle-cards")
+        ctx = {"target": decl.target_id, "self": decl.self_id, "chosen": decl.chosen_cell}
+        for pr in decl.effect:
+            self.apply(pr, decl, ctx, at, step)
+        if decl.slot is not None and self.slots is not None:  # a special card goes to the trash: its slot empties
+            side, i = decl.slot
+            self.slots[side][i] = None
+            self.emit(E.FIELD, cell=at, step=step, side=side, effect="trash", card=decl.card, slot=i + 1,
+                      source=None, pieces=[], lv=None, rule="field.special.trash")
+
+    def fizzle(self, decl: _Decl, at: str, step: int, reason: FizzleReason, pr, piece=None, cell=None,
+               rule="response.fizzle", ruling=None) -> None:
+        self.emit(E.FIZZLE, cell=at, step=step, index=decl.d.index, reason=reason.value, piece=piece, where=cell,
+                  primitive=pr.describe(), rule=rule, ruling=ruling)
+
+    def apply(self, pr, decl: _Decl, ctx, at: str, step: int) -> None:
+        step_rule = "combat.step2.response" if step == 2 else "combat.step1.battle-cards"
+        if isinstance(pr, fx.Attack):
+            cell = ctx["chosen"] if pr.cell == fx.CHOSEN else (pr.cell or at)
+            if cell in self.ended:
+                return self.fizzle(decl, at, step, FizzleReason.COMBAT_ENDED, pr, cell=cell,
+                                   rule="response.resolve.depart", ruling=R_VACATED)
+            tgt = self.pick_target(cell, self.opp(decl.d.side), "공격 효과의 대상 판정")
+            if tgt is None:
+                vac = cell in self._combat_cells
+                return self.fizzle(decl, at, step, FizzleReason.NO_TARGET, pr, cell=cell,
+                                   rule="response.resolve.depart" if vac else "response.fizzle",
+                                   ruling=R_VACATED if vac and self.in_force(R_VACATED) else None)
+            target, level = tgt
+            self.hit(cell, step, None, decl.self_id, decl.d.side, pr.amount, target, level, [],
+                     rule="response.rule-targets" if step == 2 else step_rule, source=decl.card)
+            return None
+        if isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
+            cell = (ctx["chosen"] if pr.cell == fx.CHOSEN else pr.cell) or at
+            bonded = self.bonded_cards(decl.d.side)
+            if bonded is None:
+                self.assume(("no-field-bond",), choice="bond-unknown-without-field", rule="field.position-reference")
+                return self.fizzle(decl, at, step, FizzleReason.NO_TARGET, pr, cell=cell,
+                                   rule="field.position-reference")
+            hits = [p for p in self.in_cell(cell, decl.d.side) if p.card in bonded]
+            if not hits:
+                return self.fizzle(decl, at, step, FizzleReason.NO_TARGET, pr, cell=cell, rule="response.rule-targets")
+            for p in hits:
+                self.buff(p, pr, step, decl.card, step_rule)
+            return None
+        pid = self._ref(pr.piece, ctx)
+        p = self.pieces.get(pid)
+        was = decl.from_cells.get(pid)
+        if p is None or not p.on_board or (was is not None and p.cell != was):
+            return self.fizzle(decl, at, step, FizzleReason.TARGET_GONE, pr, piece=pid, cell=was)
+        if isinstance(pr, fx.Flip):
+            if p.state is pr.to:
+                return self.fizzle(decl, at, step, FizzleReason.ALREADY, pr, piece=pid, cell=p.cell)
+            old = p.state
+            p.state = pr.to
+            self.emit(E.FLIP, cell=p.cell, step=step, piece=pid, **{"from": old.value}, to=pr.to.value, rule=step_rule)
+            return None
+        if isinstance(pr, fx.Move):
+            if p.cell == pr.to:
+                return self.fizzle(decl, at, step, FizzleReason.ALREADY, pr, piece=pid, cell=p.cell)
+            here = self.in_cell(pr.to)
+            if sum(1 for q in here if q.side == p.side) >= SIDE_LIMIT or len(here) >= CELL_LIMIT:
+                return self.fizzle(decl, at, step, FizzleReason.MOVE_BLOCKED, pr, piece=pid, cell=pr.to,
+                                   rule="move.limit")
+            src = p.cell
+            self._take_off(p)
+            self._put(p, pr.to)
+            self.emit(E.DEPART, cell=src, step=step, piece=pid, to=pr.to,
+                      rule="response.resolve.depart" if src in self._combat_cells else step_rule)
+            self.emit(E.ARRIVE, cell=pr.to, step=step, piece=pid, **{"from": src},
+                      rule="response.resolve.arrive" if self.both_present(pr.to) else step_rule)
+            return None
+        if isinstance(pr, fx.Buff):
+            self.buff(p, pr, step, decl.card, step_rule)
+        return None
+
+    def _ref(self, ref, ctx):
+        if ref == fx.TARGET:
+            return ctx["target"]
+        if ref == fx.SELF:
+            return ctx["self"]
+        return ref
+
+    def buff(self, p: _P, pr, step: int, source, rule: str) -> None:
+        p.b_atk += pr.atk
+        p.b_hp += pr.hp
+        p.b_lv += pr.lv
+        self.emit(E.BUFF, cell=p.cell, step=step, piece=p.id, atk=pr.atk, hp=pr.hp, lv=pr.lv, source=source,
+                  duration="combat", rule=rule)
+
+    # ------------------------------------------------------------ attacks ----
+    def hit(self, cell, step, rnd, actor_id, side, amount, target: _P, level: int, order_ties, rule, source=None,
+            ruling=None) -> None:
+        settled = target.state is SETTLED
+        hp_before = self.hp_or_none(target) if settled else self.stat(
+            target, "hp", "피격 기물의 남은 HP를 계산해야 합니다")
+        target.damage += amount
+        hp_after = None if hp_before is None else hp_before - amount
+        self.emit(E.ATTACK, cell=cell, step=step, round=rnd, actor=actor_id, side=side, source=source,
+                  target=target.id, target_state=target.state.value, amount=amount, hp_before=hp_before,
+                  hp_after=hp_after, order_ties=order_ties, target_ties=_tie_cites(level), rule=rule, ruling=ruling)
+        if settled:
+            self.capture(target, actor_id, side, CaptureReason.SETTLED_HIT, cell, step, rnd, "combat.settled")
+        elif hp_after <= 0:
+            if target.card == "개미":
+                self.gap(UnresolvedReason.EFFECT_UNKNOWN, cell=cell, piece=target.id, card="개미", ability="불사",
+                         rule="combat.attack")
+            self.capture(target, actor_id, side, CaptureReason.HP, cell, step, rnd, "combat.attack")
+
+    def capture(self, p: _P, by, side, reason: CaptureReason, cell, step, rnd, rule, ruling=None) -> None:
+        self._take_off(p)
+        if p.spec.structure:
+            p.where = "fragment"
+            self.fragments.append(p.id)
+            self.emit(E.FRAGMENT, cell=cell, step=step, round=rnd, piece=p.id, by=by, side=side, reason=reason.value,
+                      because=rule, rule="combat.capture", ruling=ruling)
+        else:
+            p.where = "prisoner"
+            self.prisoners[side].append(p.id)
+            self.emit(E.CAPTURE, cell=cell, step=step, round=rnd, piece=p.id, by=by, side=side, reason=reason.value,
+                      rule=rule, ruling=ruling)
+
+    def volley(self, cell: str, side: str, step: int, rnd: int) -> bool:
+        rule = "combat.step4.attacker-volley" if step == 4 else "combat.step5.defender-volley"
+        changed = False
+        order = self.rank(self.mobile(cell, side), f"{step}단계 공격 순서")
+        self.step(cell, step, rnd, order=[p.id for p, _ in order])
+        for p, level in order:
+            if not p.on_board or p.cell != cell or p.state is not MOBILE:
+                continue
+            atk = self.stat(p, "atk", "공격하는 기동 기물의 ATK가 필요합니다")
+            if atk <= 0:
+                self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk, why="atk-zero",
+                          rule="combat.structures" if p.spec.structure else "interp.sweep.attack-executed")
+                continue
+            ruling = None
+            if p.spec.structure:
+                ruling = R_MOBILE_STRUCTURES
+                if not self.in_force(R_MOBILE_STRUCTURES):
+                    self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, cell=cell, piece=p.id, ruling=R_MOBILE_STRUCTURES,
+                             rule="combat.structures")
+                    self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk,
+                              why="ruling-not-in-force", rule="combat.structures", ruling=R_MOBILE_STRUCTURES)
+                    continue
+            tgt = self.pick_target(cell, self.opp(side), f"{step}단계 공격 대상 판정")
+            if tgt is None:
+                cause = self.vacated_cause.get(cell)
+                self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk, why="no-target",
+                          rule={"cost": "response.cost.emptied-cell", "stack": "response.resolve.depart"}.get(
+                              cause, "combat.targeting"), ruling=R_VACATED if cause else None)
+                continue
+            target, tlevel = tgt
+            p.attacked = True
+            changed = True
+            self.hit(cell, step, rnd, p.id, side, atk, target, tlevel, _tie_cites(level), rule,
+                     ruling=ruling)
+        return changed
+
+    # ------------------------------------------------------------ combats ----
+    def step(self, cell, n, rnd=None, **kw) -> None:
+        rules = {1: "combat.step1.battle-cards", 2: "combat.step2.response", 3: "combat.step3.sp",
+                 4: "combat.step4.attacker-volley", 5: "combat.step5.defender-volley", 6: "combat.step6.check",
+                 7: "combat.step7.sweep"}
+        rule = kw.pop("rule", None) or rules[n]
+        self.emit(E.STEP, cell=cell, step=n, round=rnd, **kw, rule=rule)
+
+    def vacated_side(self, cell: str) -> str | None:
+        sides = {p.side for p in self.by_cell.get(cell, ())}
+        for s in (self.attacker, self.defender):
+            if s not in sides:
+                return s
+        return None
+
+    def fight(self, cell: str, first: bool, new: bool) -> CellResult:
+        for p in self.in_cell(cell):
+            p.attacked = False
+        # step 1 — (전투) special cards, declared attacker first, applied in reverse
+        items = [d for d in self.scn.battle_cards if d.cell == cell]
+        if items:
+            self.step(cell, 1)
+            declared = [self.declare(d, [cell], set(), phase="battle", combat_cell=cell) for d in items]
+            for decl in reversed(declared):
+                self.resolve(decl, cell, 1)
+        else:
+            self.step(cell, 1, skipped=True)
+        vac = self.vacated_side(cell)
+        if vac is not None:
+            cause = self.vacated_cause.setdefault(cell, "stack")
+            self.emit(E.VACATED, cell=cell, step=1, side=vac, cause=cause, continues=True,
+                      rule="response.cost.emptied-cell" if cause == "cost" else "response.resolve.depart",
+                      ruling=R_VACATED)
+        # step 2 — the response stack, in the first combat only
+        resolved_here = False
+        if first and self.stack:
+            self.step(cell, 2)
+            for decl in reversed(self.stack):
+                self.resolve(decl, cell, 2)
+                if cell not in self.ended and self.vacated_side(cell) is not None and not self.in_force(R_VACATED):
+                    self.ended.add(cell)
+                    self.emit(E.VACATED, cell=cell, step=2, side=self.vacated_side(cell), cause="stack",
+                              continues=False, rule="response.resolve.depart", ruling=R_VACATED)
+            resolved_here = True
+            self.field_effects("step2", cell)
+        else:
+            self.step(cell, 2, empty=True, why="resolved-earlier" if not first else "no-stack",
+                      rule="response.resolve.once" if not first else "combat.step2.response")
+        if cell in self.ended:
+            return self.finish(cell, 0, EndReason.VACATED, resolved_here)
+        vac2 = self.vacated_side(cell)
+        if vac2 is not None and vac is None:
+            self.vacated_cause[cell] = "stack"
+            self.emit(E.VACATED, cell=cell, step=2, side=vac2, cause="stack", continues=True,
+                      rule="response.resolve.depart", ruling=R_VACATED)
+        # step 3 — (전투) SP
+        self.step(cell, 3)
+        self.sp_step(cell)
+        # steps 4–6
+        both_mobile_none = not self.mobile(cell, self.attacker) and not self.mobile(cell, self.defender)
+        if both_mobile_none:
+            if self.vacated_side(cell) is None:
+                self.emit(E.STANDOFF, cell=cell, step=4, rule="combat.standoff")
+                return self.finish(cell, 0, EndReason.STANDOFF, resolved_here, standoff=True)
+            return self.finish(cell, 0, EndReason.DECIDED, resolved_here, sweep=True)
+        rnd = 0
+        while True:
+            rnd += 1
+            ch4 = self.volley(cell, self.attacker, 4, rnd)
+            ch5 = self.volley(cell, self.defender, 5, rnd)
+            a_mob, d_mob = self.mobile(cell, self.attacker), self.mobile(cell, self.defender)
+            nxt = "step7" if not (a_mob and d_mob) else ("repeat" if (ch4 or ch5) else "stalemate")
+            self.step(cell, 6, rnd, mobile={self.attacker: [p.id for p in a_mob], self.defender: [p.id for p in d_mob]},
+                      next=nxt)
+            if nxt == "step7":
+                break
+            if nxt == "stalemate":
+                self.emit(E.STALEMATE, cell=cell, step=6, round=rnd, rule="interp.stalemate")
+                self.gap(UnresolvedReason.STALEMATE, cell=cell, round=rnd, rule="interp.stalemate")
+                return self.finish(cell, rnd, EndReason.STALEMATE, resolved_here)
+            if rnd >= MAX_ROUNDS:  # pragma: no cover - every changing round lowers a finite HP
+                self.gap(UnresolvedReason.STALEMATE, cell=cell, round=rnd, rule="interp.stalemate")
+                return self.finish(cell, rnd, EndReason.STALEMATE, resolved_here)
+        return self.finish(cell, rnd, EndReason.DECIDED, resolved_here, sweep=True)
+
+    def sp_step(self, cell: str) -> None:
+        for side in (self.attacker, self.defender):
+            for p in list(self.in_cell(cell, side)):
+                if p.card is None:
+                    continue
+                for ab in self.corpus.cards[p.card]["abilities"]:
+                    if ab["timing"] != "전투" or ab["kind"] != "sp":
+                        continue
+                    base = dict(cell=cell, step=3, piece=p.id, card=p.card, ability=ab["name"])
+                    if p.state is SETTLED:
+                        self.emit(E.SP, **base, fired=False, why="settled", rule="combat.settled")
+                        continue
+                    edef = fx.find(self.effects, p.card, ab["name"])
+                    want = (edef.condition.get("role") if edef is not None else None)
+                    if want is not None and want != self.role(side).value:
+                        self.emit(E.SP, **base, fired=False, why=f"only-{want}", rule="combat.step3.sp")
+                        continue
+                    if edef is None or not edef.known:
+                        self.emit(E.SP, **base, fired="unknown", why="effect-unknown", rule="combat.sp-mandatory")
+                        self.gap(UnresolvedReason.EFFECT_UNKNOWN, cell=cell, piece=p.id, card=p.card,
+                                 ability=ab["name"], rule="combat.sp-mandatory")
+                        continue
+                    self.emit(E.SP, **base, fired=True, why=None, rule="combat.sp-mandatory")
+                    if sum(1 for q in self.mobile(cell, side) if q.card == p.card) > 1:
+                        self.assume(("sp-per-piece", cell, p.card, ab["name"]), choice="sp-per-piece", cell=cell,
+                                    card=p.card, ability=ab["name"], rule="combat.sp-mandatory")
+                    for pr in edef.effect:
+                        if isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
+                            bonded = self.bonded_cards(side)
+                            if bonded is None:
+                                self.assume(("no-field-bond",), choice="bond-unknown-without-field",
+                                            rule="field.position-reference")
+                                continue
+                            for q in self.in_cell(cell, side):
+                                if q.card in bonded:
+                                    self.buff(q, pr, 3, p.card, "combat.step3.sp")
+                        elif isinstance(pr, fx.Buff) and pr.piece == fx.SELF:
+                            self.buff(p, pr, 3, p.card, "combat.step3.sp")
+                        # other primitives in a (전투) SP: none are defined by the pages
+
+    def finish(self, cell: str, rounds: int, reason: EndReason, resolved_here: bool, standoff: bool = False,
+               sweep: bool = False) -> CellResult:
+        if sweep:
+            self.step(cell, 7)
+            self.sweep(cell)
+        # restore HP and combat-limited changes of the pieces still in the cell
+        restored = [p.id for p in self.in_cell(cell) if p.damage or p.b_atk or p.b_hp or p.b_lv]
+        for p in self.in_cell(cell):
+            p.damage = p.b_atk = p.b_hp = p.b_lv = 0
+        if restored:
+            self.emit(E.RESTORE, cell=cell, pieces=restored, rule="combat.combat-limited")
+        left = {s: [p.id for p in self.in_cell(cell, s)] for s in (self.attacker, self.defender)}
+        present = [s for s in left if left[s]]
+        occupant = present[0] if len(present) == 1 else None
+        self.emit(E.END, cell=cell, occupant=occupant, standoff=standoff, rounds=rounds, reason=reason.value,
+                  rule={EndReason.STANDOFF: "combat.standoff", EndReason.STALEMATE: "interp.stalemate",
+                        EndReason.VACATED: "response.resolve.depart"}.get(reason, "combat.no-retreat"),
+                  ruling=R_VACATED if reason is EndReason.VACATED else None)
+        return CellResult(cell=cell, occupant=occupant, standoff=standoff, rounds=rounds,
+                          survivors={s: tuple(v) for s, v in left.items()}, end=reason, resolved_stack=resolved_here)
+
+    def sweep(self, cell: str) -> None:
+        before = len(self.events)
+        self._sweep(cell)
+        if len(self.events) == before:
+            self.emit(E.SWEEP, cell=cell, step=7, side=None, pieces=[], applies=False, why="nothing-to-sweep",
+                      rule="combat.step7.sweep")
+
+    def _sweep(self, cell: str) -> None:
+        for side in (self.attacker, self.defender):
+            opp = self.opp(side)
+            rest = [p for p in self.in_cell(cell, opp) if p.state is SETTLED]
+            if not rest:
+                continue
+            mine = self.in_cell(cell, side)
+            if not mine:
+                why = "no-piece-left"
+            elif self.mobile(cell, opp):
+                why = "opponent-mobile"
+            elif not any(p.attacked for p in mine):
+                why = "no-attack-executed"
+            else:
+                why = None
+            if why is not None:
+                self.emit(E.SWEEP, cell=cell, step=7, side=side, pieces=[], applies=False, why=why,
+                          rule="interp.sweep.attack-executed" if why == "no-attack-executed" else "combat.step7.sweep")
+                continue
+            if not self.in_force(R_SWEEP):
+                self.emit(E.SWEEP, cell=cell, step=7, side=side, pieces=[], applies=False, why="ruling-not-in-force",
+                          rule="combat.step7.sweep", ruling=R_SWEEP)
+                self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, cell=cell, ruling=R_SWEEP, rule="combat.step7.sweep",
+                         pieces=[p.id for p in rest])
+                continue
+            by = next(p.id for p in mine if p.attacked)
+            self.emit(E.SWEEP, cell=cell, step=7, side=side, pieces=[p.id for p in rest], applies=True, why=None,
+                      rule="combat.step7.sweep", ruling=R_SWEEP)
+            for p in rest:
+                self.capture(p, by, side, CaptureReason.SWEEP, cell, 7, None, "combat.step7.sweep", ruling=R_SWEEP)
+
+    # ----------------------------------------------------------------- run ----
+    def run(self) -> CombatResult:
+        self.field_effects("setup")
+        encounters = sorted((c for c in self.by_cell if self.both_present(c)), key=cell_sort_key)
+        self._combat_cells = set(encounters)
+        self.declare_all(encounters)
+
+        explicit = self.order_override if self.order_override is not None else self.scn.combat_order
+        if explicit is not None:
+            listed = [c for c in explicit if c in self._combat_cells]
+            listed_set = set(listed)
+            rest = [c for c in encounters if c not in listed_set]
+            for c in explicit:
+                if c not in self._combat_cells:
+                    self.assume(("order-not-encounter", c), choice="combat-order-cell-not-encounter", cell=c,
+                                rule="combat.order")
+            if rest:
+                self.assume(("order-rest",), choice="combat-order-rest-sorted", cells=rest, rule="combat.order")
+            pending = listed + rest
+        else:
+            pending = list(encounters)
+            if len(encounters) > 1:
+                self.assume(("order",), choice="combat-order", order=list(encounters), rule="combat.order",
+                            why="no-combat-order")
+
+        first_done = False
+        self.vacated_cause = {c: "cost" for c in pending if self.vacated_side(c) is not None}
+        # before 2026-09-24 an encounter cell emptied by costs holds no combat (it ended on the spot)
+        if self.vacated_cause and not self.in_force(R_VACATED):
+            for c in list(self.vacated_cause):
+                pending.remove(c)
+                self.ended.add(c)
+                self.emit(E.VACATED, cell=c, side=self.vacated_side(c), cause="cost", continues=False,
+                          phase="response", rule="response.resolve.depart", ruling=R_VACATED)
+                self.order_used.append(c)
+                self.cells_out.append(self.finish(c, 0, EndReason.VACATED, False))
+        new_cells: set[str] = set()
+        pending = deque(pending)
+        while pending:
+            cell = pending.popleft()
+            if first_done and cell not in new_cells and self.vacated_side(cell) is not None:
+                self.vacated_cause.setdefault(cell, "stack")
+                if not self.in_force(R_VACATED):
+                    self.emit(E.VACATED, cell=cell, side=self.vacated_side(cell), cause="stack", continues=False,
+                              rule="response.resolve.depart", ruling=R_VACATED)
+                    self.ended.add(cell)
+                    self.order_used.append(cell)
+                    self.cells_out.append(self.finish(cell, 0, EndReason.VACATED, False))
+                    continue
+            self.order_used.append(cell)
+            self.cells_out.append(self.fight(cell, first=not first_done, new=cell in new_cells))
+            if not first_done:
+                first_done = True
+                fresh = [c for c in self.by_cell if self.both_present(c) and c not in self._combat_cells]
+                if fresh:
+                    pos = {c: i for i, c in enumerate(explicit or ())}
+                    fresh.sort(key=lambda c: (pos.get(c, len(pos)), cell_sort_key(c)))
+                    if any(c not in pos for c in fresh):
+                        self.assume(("new-order",), choice="new-encounter-order", cells=fresh,
+                                    rule="response.resolve.new-encounter")
+                    for c in fresh:
+                        self._combat_cells.add(c)
+                        new_cells.add(c)
+                    pending.extend(fresh)
+        if self.stack and not first_done:
+            self.gap(UnresolvedReason.NO_RESOLUTION_POINT, rule="response.cost.emptied-cell", ruling=R_VACATED,
+                     declarations=[x.d.index for x in self.stack])
+        # anything still buffed or damaged outside a combat cell is restored after the combat turn
+        leftover = [p for p in self.pieces.values() if p.on_board and (p.damage or p.b_atk or p.b_hp or p.b_lv)]
+        for p in leftover:
+            p.damage = p.b_atk = p.b_hp = p.b_lv = 0
+        if leftover:
+            self.emit(E.RESTORE, pieces=[p.id for p in leftover], phase="after", rule="combat.combat-limited")
+        return self.result()
+
+    def result(self) -> CombatResult:
+        positions = {p.id: p.cell for p in sorted(self.pieces.values(), key=lambda p: p.spec.order) if p.on_board}
+        pieces = {}
+        for s in self.scn.pieces:
+            pieces[s.id] = {"side": s.side, "card": s.card, "name": s.name, "label": s.label, "cell": s.cell,
+                            "state": s.state.value, "lv": s.lv, "hp": s.hp, "atk": s.atk, "cost": s.cost,
+                            "structure": s.structure}
+        return CombatResult(as_of=self.as_of, attacker=self.attacker, defender=self.defender,
+                            order=tuple(self.order_used), cells=tuple(self.cells_out),
+                            prisoners={s: tuple(v) for s, v in self.prisoners.items()},
+                            fragments=tuple(self.fragments), removed=tuple(self.removed), positions=positions,
+                            events=tuple(self.events), unresolved=tuple(self.unresolved),
+                            assumed=tuple(self.assumed), pieces=pieces, rulings_consulted=tuple(self.consulted),
+                            title=self.scn.title)
+
+
+def default_as_of(corpus) -> str:
+    return corpus.latest_date()
+
+
+def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | None = None,
+             combat_order: Iterable[str] | None = None, overrides: dict[str, bool] | None = None) -> CombatResult:
+    """Resolve a combat scenario. Raises DataError when the scenario is invalid
+    (also for checks made at declaration time or a stat needed but unknown).
+
+    as_of: the date in force (default: the file's as_of, else the latest ruling date).
+    combat_order: overrides the file's combat_order (used by --all-branches).
+    overrides: {ruling id: in force?} — forces single rulings on or off (used by --compare
+    to tell which ruling makes a difference)."""
+    if effects is None:
+        effects = fx.load_effects(corpus)
+    when = as_of or scn.as_of or default_as_of(corpus)
+    # The resolution allocates many small, acyclic objects; the cyclic GC would rescan the
+    # growing heap again and again (super-linear on big boards), so it is paused meanwhile.
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return Engine(scn, corpus, when, effects, combat_order, overrides).run()
+    except _Need as need:
+        p = need.piece
+        raise DataError([Problem(scn.file, p.spec.line, f"{p.id}.{need.stat}",
+                                 f"기물 '{p.id}'({p.spec.label})의 {STAT_KO[need.stat]}를 알 수 없습니다 — 카드 데이터베이스에 "
+                                 f"없고(미상) 시나리오에도 적혀 있지 않은데, {need.why}.",
+                                 f"기물 '{p.id}'에 {need.stat}: 값을 적으세요")]) from None
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def combat_orders(scn: Scenario, corpus, limit: int = 6) -> list[tuple[str, ...]]:
+    """Every order the attacker could choose for the initial encounter cells
+    (all permutations up to `limit` cells; beyond that, each cell first and the rest sorted)."""
+    cells: dict[str, set] = {}
+    for p in scn.pieces:
+        cells.setdefault(p.cell, set()).add(p.side)
+    enc = sorted((c for c, s in cells.items() if len(s) == 2), key=cell_sort_key)
+    if len(enc) <= limit:
+        return [tuple(o) for o in itertools.permutations(enc)]
+    return [tuple([c] + [x for x in enc if x != c]) for c in enc]

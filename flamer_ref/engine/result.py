@@ -1,0 +1,214 @@
+"""Frozen result objects of a combat resolution, and their JSON form.
+
+`CombatResult.to_json()` gives exactly the result JSON of
+shared/spec/scenarios.md (`kind`, `as_of`, `cells`, `prisoners`, `fragments`,
+`events`, `unresolved`) plus: `attacker`, `defender`, `order` (the combat order
+used), `assumed` (choices the engine had to assume, e.g. that order),
+`removed` (pieces removed from the board by a cost, not captured),
+`positions` (piece → cell of every piece left on the board), `pieces` (the
+pieces as the scenario gave them) and `rulings_consulted`.
+
+Events
+======
+
+Every event has ``type``. Events of one cell's combat have ``cell`` and
+``step`` (and ``round`` in steps 4–6). Every decision names the clause that
+made it in ``rule`` (a clause or interpretation id, see ``flamer rule ID``) and,
+where a dated ruling decided it, the ruling id in ``ruling``. Events of the
+response turn (대응턴) have ``phase: "response"`` and no step.
+
+============  ==========================================================================================
+type          fields (besides type, cell, step, round, rule, ruling)
+============  ==========================================================================================
+step          steps 1–7 of a combat. Step 1: ``skipped`` (no (전투) card). Step 2: ``empty`` with ``why``
+              (``resolved-earlier``: a later combat, the stack was resolved in the first one;
+              ``no-stack``). Steps 4/5: ``order`` (the acting side's mobile pieces, in attack order).
+              Step 6: ``mobile`` ({side: [ids]}) and ``next`` (``repeat`` | ``step7`` | ``stalemate``)
+field         ``side``, ``effect`` (``병풍`` | ``trash``), ``card`` (the card whose pieces change / the card
+              trashed), ``source`` (the card giving the effect), ``pieces``, ``lv``, ``slot`` (1-based);
+              ``phase: "setup"`` before the combats, else ``cell`` and ``step: 2`` (recomputed after the
+              stack, when a trashed (대응) card freed a slot)
+declare       ``phase``, ``index`` (position in the file's list), ``side``, ``role``, ``card``, ``ability``,
+              ``piece`` (the piece whose SP is declared), ``target``, ``chosen_cell``, ``applies`` (cells the
+              effect applies to), ``counter`` (a 맞대응), ``effect`` (the primitives), ``inline`` (effect
+              given in the scenario)
+cost          ``phase``, ``index``, ``piece``, ``side``, ``action`` (``destroy``), ``result`` (``removed`` |
+              ``fragment``)
+resolve       ``index``, ``side``, ``card``, ``ability``, ``at`` (the combat whose step resolves it)
+fizzle        ``index``, ``reason`` (``target-gone`` | ``already-in-state`` | ``no-target`` |
+              ``combat-ended`` | ``move-blocked``), ``piece``, ``where`` (the cell concerned),
+              ``primitive``
+flip          ``piece``, ``from``, ``to``, ``phase`` (``response``: an SP declaration) or step
+depart        ``piece``, ``to`` — the piece left ``cell``; out of that combat
+arrive        ``piece``, ``from`` — the piece entered ``cell``; in that combat from step 3
+buff          ``piece``, ``atk``, ``hp``, ``lv``, ``source``
+sp            ``piece``, ``card``, ``ability``, ``fired`` (true | false | ``unknown``), ``why``
+attack        ``actor`` (null for an effect with no piece), ``side``, ``source`` (card of an effect attack),
+              ``target``, ``target_state``, ``amount``, ``hp_before``, ``hp_after`` (null when unknown and
+              not needed: a settled piece is captured whatever its HP), ``order_ties`` / ``target_ties``
+              (clause / interpretation ids cited when a Lv tie decided the attack order / the target)
+no-attack     ``actor``, ``atk``, ``why`` (``atk-zero`` | ``no-target`` | ``ruling-not-in-force``)
+capture       ``piece``, ``by``, ``side`` (the capturing side), ``reason`` (``hp`` | ``settled-hit`` |
+              ``sweep``); ``rule`` is the clause that made it a capture
+fragment      ``piece``, ``by``, ``side``, ``reason`` (as capture, or ``cost``), ``because`` (the clause that
+              removed it): a structure became a 구조물 조각 instead of a prisoner
+standoff      —  neither side had a mobile piece at the first step 4 (대립)
+stalemate     —  a round of steps 4–5 changed nothing; computing stopped (see ``unresolved``)
+vacated       ``side`` (the side with no piece left), ``cause`` (``cost`` | ``stack``),
+              ``continues`` (true as of 2026-09-24, false before: the combat ended on the spot)
+sweep         ``side`` (the sweeping side, null for ``nothing-to-sweep``), ``pieces``, ``applies`` (false:
+              the condition failed or the ruling was not in force), ``why`` (``no-piece-left`` |
+              ``opponent-mobile`` | ``no-attack-executed`` | ``ruling-not-in-force`` | ``nothing-to-sweep``)
+restore       ``pieces`` (HP and combat-limited changes restored)
+end           ``occupant``, ``standoff``, ``rounds``, ``reason`` (``decided`` | ``standoff`` |
+              ``stalemate`` | ``vacated``)
+============  ==========================================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .types import EndReason
+
+_FIRST = ("type", "cell", "step", "round")
+
+
+def _freeze(v):
+    if isinstance(v, dict):
+        return MappingProxyType({k: _freeze(x) for k, x in v.items()})
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def _thaw(v):
+    if isinstance(v, Mapping):
+        return {k: _thaw(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return [_thaw(x) for x in v]
+    if isinstance(v, Enum):
+        return v.value
+    return v
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    data: Mapping[str, Any]
+
+    @classmethod
+    def make(cls, type_: str, **kw) -> "Event":
+        return cls(type_, _freeze(kw))
+
+    def get(self, key, default=None):
+        if key == "type":
+            return self.type
+        return self.data.get(key, default)
+
+    def __getitem__(self, key):
+        if key == "type":
+            return self.type
+        return self.data[key]
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"type": self.type}
+        for k in _FIRST[1:]:
+            if self.data.get(k) is not None:
+                out[k] = self.data[k]
+        for k, v in self.data.items():
+            if k in _FIRST or k in ("rule", "ruling"):
+                continue
+            out[k] = _thaw(v)
+        if self.data.get("rule") is not None:
+            out["rule"] = self.data["rule"]
+        if self.data.get("ruling") is not None:
+            out["ruling"] = self.data["ruling"]
+        return out
+
+
+def _with_message(item: dict, result: "CombatResult") -> dict:
+    """The spec wants a Korean `message` on each gap: worded by a template, not here."""
+    if "message" in item:
+        return item
+    try:
+        from ..render import render
+
+        msg = render("simulate/unresolved.txt.j2", u=item, pieces=_thaw(result.pieces), as_of=result.as_of).strip()
+    except Exception:  # noqa: BLE001 - a missing template must not break the JSON
+        msg = item["reason"]
+    return {**item, "message": msg}
+
+
+@dataclass(frozen=True)
+class CellResult:
+    cell: str
+    occupant: str | None
+    standoff: bool
+    rounds: int
+    survivors: Mapping[str, tuple[str, ...]]
+    end: EndReason
+    resolved_stack: bool = False
+
+    def to_json(self) -> dict:
+        return {"occupant": self.occupant, "standoff": self.standoff, "rounds": self.rounds,
+                "survivors": {s: list(v) for s, v in self.survivors.items()},
+                "end": self.end.value, "resolved_stack": self.resolved_stack}
+
+
+@dataclass(frozen=True)
+class CombatResult:
+    as_of: str
+    attacker: str
+    defender: str
+    order: tuple[str, ...]
+    cells: tuple[CellResult, ...]
+    prisoners: Mapping[str, tuple[str, ...]]
+    fragments: tuple[str, ...]
+    removed: tuple[str, ...]
+    positions: Mapping[str, str]
+    events: tuple[Event, ...]
+    unresolved: tuple[Mapping[str, Any], ...]
+    assumed: tuple[Mapping[str, Any], ...]
+    pieces: Mapping[str, Mapping[str, Any]]
+    rulings_consulted: tuple[str, ...] = ()
+    title: str | None = None
+    kind: str = field(default="combat")
+
+    def cell(self, cell: str) -> CellResult:
+        for c in self.cells:
+            if c.cell == cell:
+                return c
+        raise KeyError(cell)
+
+    def events_of(self, type_: str) -> list[Event]:
+        return [e for e in self.events if e.type == type_]
+
+    def outcome(self) -> dict:
+        """The parts of the result that a different choice could change (no events)."""
+        j = self.to_json()
+        return {k: j[k] for k in ("cells", "prisoners", "fragments", "removed", "positions")} | {
+            "unresolved": [u["reason"] + ":" + str(u.get("cell")) for u in j["unresolved"]]}
+
+    def to_json(self) -> dict:
+        return {
+            "kind": self.kind,
+            "title": self.title,
+            "as_of": self.as_of,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "order": list(self.order),
+            "cells": {c.cell: c.to_json() for c in self.cells},
+            "prisoners": {s: list(v) for s, v in self.prisoners.items()},
+            "fragments": list(self.fragments),
+            "removed": list(self.removed),
+            "positions": dict(self.positions),
+            "events": [e.to_dict() for e in self.events],
+            "unresolved": [_with_message(_thaw(u), self) for u in self.unresolved],
+            "assumed": [_thaw(a) for a in self.assumed],
+            "pieces": _thaw(self.pieces),
+            "rulings_consulted": list(self.rulings_consulted),
+        }

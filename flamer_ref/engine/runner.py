@@ -1,0 +1,217 @@
+"""What the `flamer simulate` / `flamer examples` commands do, as plain
+functions returning JSON-ready dicts: compare two dates, enumerate combat
+orders, check the corpus examples, and collect the clause titles a template
+needs to cite decisions. No sentences here either."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import DataError, FlamerError
+from .combat import combat_orders, simulate
+from .scenario import Scenario, parse as parse_scenario
+
+
+
+def _combat_json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
+    return simulate(parse_scenario(scn_obj, file, corpus), corpus, as_of=as_of).to_json()
+
+
+#: kind → fn(scenario object, file label, corpus, as_of) → result JSON. Other kinds register here
+#: (e.g. RUNNERS["move"] = …) and `flamer examples` starts checking them instead of skipping.
+RUNNERS = {"combat": _combat_json}
+SUPPORTED = tuple(RUNNERS)
+
+
+# -------------------------------------------------------------- citations ----
+def _ids_in(obj, out: set) -> None:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k in ("rule", "ruling", "because") and isinstance(v, str):
+                out.add(v)
+            elif k in ("order_ties", "target_ties") and isinstance(v, list):
+                out.update(x for x in v if isinstance(x, str))
+            else:
+                _ids_in(v, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            _ids_in(v, out)
+
+
+def refs(corpus, *objs) -> dict[str, dict]:
+    """Every clause / interpretation / ruling id cited in objs → what a template shows."""
+    ids: set[str] = set()
+    for o in objs:
+        _ids_in(o, ids)
+    out = {}
+    for i in sorted(ids):
+        if i in corpus.clauses:
+            out[i] = {"kind": "clause", "title": corpus.clauses[i]["title"]}
+        elif i in corpus.interpretations:
+            out[i] = {"kind": "interpretation", "title": corpus.interpretations[i]["title"]}
+        elif i in corpus.rulings:
+            r = corpus.rulings[i]
+            out[i] = {"kind": "ruling", "title": r["title"], "date": r["date"], "label": r["label"]}
+        else:
+            out[i] = {"kind": "unknown", "title": i}
+    return out
+
+
+# ------------------------------------------------------------ comparisons ----
+def _diff(a, b, path="") -> list[dict]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in list(a) + [k for k in b if k not in a]:
+            out += _diff(a.get(k), b.get(k), f"{path}.{k}" if path else str(k))
+        return out
+    return [] if a == b else [{"path": path, "a": a, "b": b}]
+
+
+def outcome(result_json: dict) -> dict:
+    keep = {}
+    for c, v in result_json["cells"].items():
+        keep[c] = {k: v[k] for k in ("occupant", "standoff", "rounds", "survivors", "end")}
+    return {"cells": keep, "prisoners": result_json["prisoners"], "fragments": result_json["fragments"],
+            "removed": result_json["removed"], "positions": result_json["positions"],
+            "unresolved": sorted({f"{u['reason']}@{u.get('cell') or '-'}" for u in result_json["unresolved"]})}
+
+
+def _try(scn: Scenario, corpus, **kw) -> tuple[dict | None, str | None]:
+    try:
+        return simulate(scn, corpus, **kw).to_json(), None
+    except DataError as exc:
+        return None, exc.message
+
+
+def compare(scn: Scenario, corpus, base: str, other: str) -> dict:
+    """Resolve at two dates; list the differences and the rulings that make them."""
+    a, ea = _try(scn, corpus, as_of=base)
+    b, eb = _try(scn, corpus, as_of=other)
+    lo, hi = sorted((base, other))
+    between = [r for r in corpus.rulings.values() if lo < r["date"] <= hi]
+    consulted = set((a or {}).get("rulings_consulted", [])) | set((b or {}).get("rulings_consulted", []))
+    diffs = _diff(outcome(a), outcome(b)) if a and b else []
+    by_ruling = []
+    if a and b and diffs:
+        early, early_date = (a, base) if base <= other else (b, other)
+        for r in between:
+            if r["id"] not in consulted:
+                continue
+            forced, err = _try(scn, corpus, as_of=early_date, overrides={r["id"]: True})
+            if forced is None:
+                by_ruling.append({"ruling": r["id"], "date": r["date"], "title": r["title"], "label": r["label"],
+                                  "makes_invalid_or_valid": True, "differences": [], "error": err})
+                continue
+            d = _diff(outcome(early), outcome(forced))
+            if d:
+                by_ruling.append({"ruling": r["id"], "date": r["date"], "title": r["title"], "label": r["label"],
+                                  "differences": [x["path"] for x in d]})
+    elif (ea is None) != (eb is None):  # valid at one date only
+        for r in between:
+            if r["id"] in consulted:
+                by_ruling.append({"ruling": r["id"], "date": r["date"], "title": r["title"], "label": r["label"],
+                                  "makes_invalid_or_valid": True, "differences": []})
+    return {"kind": "compare", "file": scn.file, "dates": [base, other],
+            "results": {base: a, other: b}, "errors": {base: ea, other: eb},
+            "differences": [{"path": d["path"], base: d["a"], other: d["b"]} for d in diffs],
+            "rulings_between": [{"id": r["id"], "date": r["date"], "label": r["label"], "title": r["title"],
+                                 "consulted": r["id"] in consulted} for r in between],
+            "by_ruling": by_ruling}
+
+
+def branches(scn: Scenario, corpus, as_of: str | None) -> dict:
+    """Each combat order the attacker could choose → the distinct outcomes."""
+    if scn.combat_order is not None:
+        orders = [scn.combat_order]
+        fixed = True
+    else:
+        orders = combat_orders(scn, corpus) or [()]
+        fixed = False
+    groups: list[dict] = []
+    for order in orders:
+        res, err = _try(scn, corpus, as_of=as_of, combat_order=order or None)
+        key = json.dumps(outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
+        for g in groups:
+            if g["_key"] == key:
+                g["orders"].append(list(order))
+                break
+        else:
+            groups.append({"_key": key, "orders": [list(order)], "outcome": outcome(res) if res else None,
+                           "error": err, "as_of": res["as_of"] if res else as_of})
+    for g in groups:
+        g.pop("_key")
+    return {"kind": "branches", "file": scn.file, "fixed_by_file": fixed, "orders_tried": len(orders),
+            "distinct": len(groups), "branches": groups}
+
+
+# --------------------------------------------------------------- examples ----
+def _expect(exp, act, path: str, out: list) -> None:
+    """Only the keys given in exp are compared; lists of names compare as sets of names."""
+    if isinstance(exp, dict):
+        if not isinstance(act, dict):
+            out.append({"path": path, "expected": exp, "actual": act})
+            return
+        for k, v in exp.items():
+            if k not in act:
+                out.append({"path": f"{path}.{k}" if path else k, "expected": v, "actual": "(없음)"})
+            else:
+                _expect(v, act[k], f"{path}.{k}" if path else k, out)
+        return
+    if isinstance(exp, list) and isinstance(act, list) and all(not isinstance(x, (dict, list)) for x in exp + act):
+        if sorted(map(str, exp)) != sorted(map(str, act)):
+            out.append({"path": path, "expected": exp, "actual": act})
+        return
+    if isinstance(exp, list) and isinstance(act, list):
+        if len(exp) != len(act):
+            out.append({"path": path, "expected": exp, "actual": act})
+            return
+        for i, (e, a) in enumerate(zip(exp, act)):
+            _expect(e, a, f"{path}[{i}]", out)
+        return
+    if exp != act:
+        out.append({"path": path, "expected": exp, "actual": act})
+
+
+def check_examples(corpus, as_of: str | None = None) -> dict:
+    """Run every example's scenario of a supported kind and compare it with `expected`.
+
+    An example may carry a list of scenarios (with a list of expected results):
+    each is checked as its own row, named ID#n (1-based)."""
+    rows = []
+    for eid, ex in corpus.examples.items():
+        scn_obj = ex.get("scenario")
+        if not scn_obj:
+            continue
+        exp_obj = ex.get("expected")
+        if isinstance(scn_obj, list):
+            exps = exp_obj if isinstance(exp_obj, list) else [None] * len(scn_obj)
+            cases = [(f"{eid}#{i + 1}", s, exps[i] if i < len(exps) else None) for i, s in enumerate(scn_obj)]
+        else:
+            cases = [(eid, scn_obj, exp_obj)]
+        for cid, s, exp in cases:
+            rows.append(_check_case(corpus, cid, ex["title"], s, exp, as_of))
+    counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("pass", "fail", "error", "skipped")}
+    return {"kind": "examples", "ok": counts["fail"] == 0 and counts["error"] == 0, "counts": counts,
+            "examples": rows}
+
+
+def _check_case(corpus, cid: str, title: str, scn_obj, exp, as_of) -> dict:
+    kind = scn_obj.get("kind") if isinstance(scn_obj, dict) else None
+    row: dict[str, Any] = {"id": cid, "title": title, "kind": kind, "status": None, "differences": [],
+                           "error": None}
+    if kind not in RUNNERS:
+        row["status"] = "skipped"
+        return row
+    try:
+        res = RUNNERS[kind](scn_obj, cid, corpus, as_of)
+    except FlamerError as exc:
+        row["status"] = "error"
+        row["error"] = exc.message
+        return row
+    diffs: list = []
+    _expect(exp or {}, res, "", diffs)
+    row["status"] = "fail" if diffs else "pass"
+    row["differences"] = diffs
+    row["unresolved"] = res.get("unresolved", [])
+    return row

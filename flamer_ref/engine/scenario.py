@@ -1,0 +1,559 @@
+"""Parse and validate a scenario file (shared/spec/scenarios.md).
+
+`load_file(path, corpus)` / `parse_text(text, file, corpus)` / `parse(obj, file, corpus)`
+return a frozen `Scenario`. Everything that can be checked from the file alone is
+checked here; what depends on the date in force or on the board at each
+declaration (맞대응 cells, costs, the 3/6 limit for move effects …) is checked by
+the engine while it replays the declarations, and reported the same way: a
+`DataError` whose Korean message names the file, the YAML line and the field.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..errors import DataError, Problem
+from .effects import Destroy, Primitive, _Sink, parse_destroy, parse_effect_list
+from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
+
+KINDS = ("combat", "move", "victory", "field")
+PIECE_KEYS = ("id", "card", "name", "lv", "hp", "atk", "cost", "state", "structure")
+RESPONSE_KEYS = ("side", "card", "ability", "piece", "effect", "target", "cell", "cost")
+BATTLE_KEYS = ("side", "cell", "card", "effect", "target")
+COMBAT_KEYS = ("kind", "title", "as_of", "attacker", "board", "field", "cells", "response", "combat_order",
+               "battle_cards")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+# ------------------------------------------------------------------ model ----
+@dataclass(frozen=True)
+class PieceSpec:
+    id: str
+    side: str
+    cell: str
+    card: str | None
+    name: str | None
+    lv: int | None
+    hp: int | None
+    atk: int | None
+    cost: int | None
+    state: PieceState
+    structure: bool
+    order: int  # position in the file (0-based, over the whole file)
+    line: int | None
+    given: frozenset[str] = frozenset()
+
+    @property
+    def label(self) -> str:
+        return self.card or self.name or self.id
+
+
+@dataclass(frozen=True)
+class Slot:
+    card: str
+    face_up: bool
+    type: str  # piece | special
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A response-turn item (대응턴) or a step-1 (전투) special card."""
+
+    index: int
+    side: str
+    card: str | None
+    ability: str | None
+    piece: str | None  # the declaring piece for a piece's SP
+    target: str | None
+    cell: str | None
+    cost: tuple[Destroy, ...]
+    effect: tuple[Primitive, ...] | None  # inline effect
+    line: int | None
+    where: str
+    lines: Mapping[str, int | None] = field(default_factory=dict)
+
+    def line_of(self, key: str) -> int | None:
+        return self.lines.get(key) or self.line
+
+
+@dataclass(frozen=True)
+class Scenario:
+    kind: str
+    title: str | None
+    as_of: str | None
+    attacker: str
+    defender: str
+    field: Mapping[str, tuple[Slot | None, ...]] | None
+    cells: tuple[str, ...]
+    pieces: tuple[PieceSpec, ...]
+    response: tuple[Declaration, ...]
+    battle_cards: tuple[Declaration, ...]
+    combat_order: tuple[str, ...] | None
+    file: str
+    lines: Mapping[str, int | None] = field(default_factory=dict)
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return (self.attacker, self.defender)
+
+    def piece(self, pid: str) -> PieceSpec | None:
+        for p in self.pieces:
+            if p.id == pid:
+                return p
+        return None
+
+    def error(self, key: str | None, message: str, fix: str | None = None, line: int | None = None) -> DataError:
+        return DataError([Problem(self.file, line if line is not None else self.lines.get(key or ""), key,
+                                  message, fix)])
+
+
+# ---------------------------------------------------------------- helpers ----
+def _line(obj, key=None):
+    fn = getattr(obj, "line_of", None)
+    if fn is None:
+        return None
+    return fn(key) if key is not None else getattr(obj, "line", None)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def normalize_cell(v) -> str | None:
+    if isinstance(v, str) and v.strip():
+        return v.replace(" ", "")
+    if isinstance(v, (list, tuple)) and len(v) == 2 and all(_is_int(x) for x in v):
+        return f"{v[0]},{v[1]}"
+    return None
+
+
+def cell_sort_key(cell: str):
+    parts = cell.split(",")
+    try:
+        return (0, tuple(int(p) for p in parts), cell)
+    except ValueError:
+        return (1, (), cell)
+
+
+def card_names(corpus) -> dict[str, str]:
+    """name or alias → card name."""
+    out = {}
+    for name, c in corpus.cards.items():
+        out[name] = name
+        for a in c.get("aliases") or []:
+            out.setdefault(a, name)
+    return out
+
+
+def suggest_cards(corpus, word: str, n: int = 3) -> list[str]:
+    names = card_names(corpus)
+    key = str(word).replace(" ", "")
+    squashed = {k.replace(" ", ""): v for k, v in names.items()}
+    hits = get_close_matches(key, list(squashed), n=n * 2, cutoff=0.34)
+    out = []
+    for h in hits:
+        if squashed[h] not in out:
+            out.append(squashed[h])
+    if not out:  # a shared syllable is better than nothing
+        out = [v for k, v in squashed.items() if set(k) & set(key)][:n]
+    return out[:n]
+
+
+def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str) -> str | None:
+    if not isinstance(name, str) or not name.strip():
+        sink.add(obj, key, where, "카드 이름은 문자열이어야 합니다.")
+        return None
+    names = card_names(corpus)
+    if name in names:
+        return names[name]
+    squashed = {k.replace(" ", ""): v for k, v in names.items()}
+    if name.replace(" ", "") in squashed:
+        return squashed[name.replace(" ", "")]
+    near = suggest_cards(corpus, name)
+    sink.add(obj, key, where, f"카드 데이터베이스에 '{name}'가 없습니다.",
+             (f"비슷한 이름: {', '.join(near)} — 카드 이름을 고치거나, 데이터베이스에 없는 기물이면 "
+              "card 대신 name과 lv, hp, atk를 적으세요") if near else
+             "카드 이름을 확인하거나, 데이터베이스에 없는 기물이면 card 대신 name과 lv, hp, atk를 적으세요")
+    return None
+
+
+def _unknown_keys(sink: _Sink, obj: dict, allowed, where: str) -> bool:
+    ok = True
+    for k in obj:
+        if k not in allowed:
+            near = get_close_matches(str(k), list(allowed), n=1, cutoff=0.6)
+            sink.add(obj, k, f"{where}.{k}" if where else str(k), f"알 수 없는 키 '{k}'.",
+                     f"'{near[0]}'의 오타라면 고치고, 아니면 지우세요 (허용: {', '.join(allowed)})" if near
+                     else f"지우세요 (허용: {', '.join(allowed)})")
+            ok = False
+    return ok
+
+
+# ----------------------------------------------------------------- entry ----
+def load_file(path: str | Path, corpus, display: str | None = None) -> Scenario:
+    from ..yamlio import read_yaml
+
+    name = display or str(path)
+    return parse(read_yaml(Path(path), name), name, corpus)
+
+
+def parse_text(text: str, file: str, corpus) -> Scenario:
+    from ..yamlio import parse_text as yparse
+
+    return parse(yparse(text, file), file, corpus)
+
+
+def parse(doc: Any, file: str, corpus) -> Scenario:
+    """Validate a scenario object (from YAML or a corpus example) of kind combat."""
+    sink = _Sink(file)
+    if not isinstance(doc, dict):
+        raise DataError([Problem(file, _line(doc), None, "시나리오의 최상위는 매핑이어야 합니다.",
+                                 "kind: combat 같은 '키: 값' 줄로 시작하세요")])
+    kind = doc.get("kind")
+    if kind is None:
+        raise DataError([Problem(file, _line(doc), "kind", "필수 키 'kind'가 없습니다.",
+                                 f"kind: combat 처럼 다음 중 하나를 적으세요: {', '.join(KINDS)}")])
+    if kind not in KINDS:
+        raise DataError([Problem(file, _line(doc, "kind"), "kind", f"알 수 없는 kind '{kind}'.",
+                                 f"다음 중 하나: {', '.join(KINDS)}")])
+    if kind != "combat":
+        from ..errors import FlamerError
+
+        raise FlamerError(f"{file}: kind '{kind}' 시나리오는 이 도구가 아직 풀지 못합니다 (지금은 combat만).")
+    _unknown_keys(sink, doc, COMBAT_KEYS, "")
+    lines: dict[str, int | None] = {k: _line(doc, k) for k in doc}
+
+    title = doc.get("title")
+    if title is not None and not isinstance(title, str):
+        sink.add(doc, "title", "title", "title은 문자열이어야 합니다.")
+    as_of = doc.get("as_of")
+    if as_of is not None:
+        as_of = str(as_of)
+        from ..yamlio import is_date
+
+        if not (_DATE.match(as_of) and is_date(as_of)):
+            sink.add(doc, "as_of", "as_of", f"as_of 날짜 '{as_of}'를 읽을 수 없습니다.",
+                     "YYYY-MM-DD 형식의 실제 날짜로 적으세요 (예: 2026-09-24)")
+            as_of = None
+
+    # ----- cells and pieces
+    cells_obj = doc.get("cells")
+    cells: list[str] = []
+    cell_set: set[str] = set()
+    pieces: list[PieceSpec] = []
+    side_order: list[str] = []
+    if not isinstance(cells_obj, dict) or not cells_obj:
+        sink.add(doc, "cells" if "cells" in doc else None, "cells",
+                 "필수 키 'cells'가 없거나 비어 있습니다." if not cells_obj else "cells는 매핑이어야 합니다.",
+                 'cells: {"2,4": {DGM: [...], BGM: [...]}} 형식으로 적으세요')
+    else:
+        seen_ids: dict[str, int | None] = {}
+        auto: list[tuple[int, str, str]] = []  # (index in pieces, side, base label) for pieces without id
+        for raw_cell, by_side in cells_obj.items():
+            cell = normalize_cell(raw_cell)
+            cwhere = f"cells.{raw_cell}"
+            if cell is None:
+                sink.add(cells_obj, raw_cell, cwhere, f"셀 키 {raw_cell!r}를 읽을 수 없습니다.", '"x,y" 형식으로 적으세요 (예: "2,4")')
+                continue
+            if cell in cell_set:
+                sink.add(cells_obj, raw_cell, cwhere, f"셀 {cell}이 두 번 나옵니다.", "하나로 합치세요")
+                continue
+            cells.append(cell)
+            cell_set.add(cell)
+            if not isinstance(by_side, dict):
+                sink.add(cells_obj, raw_cell, cwhere, "셀의 값은 진영 코드 → 기물 목록 매핑이어야 합니다.",
+                         "DGM: [{id: gk, card: 수문장}] 처럼 적으세요")
+                continue
+            total = 0
+            for side, plist in by_side.items():
+                swhere = f"{cwhere}.{side}"
+                if not isinstance(side, str) or not side.strip():
+                    sink.add(by_side, side, swhere, f"진영 코드 {side!r}는 문자열이어야 합니다.")
+                    continue
+                if side not in side_order:
+                    side_order.append(side)
+                if plist is None:
+                    plist = []
+                if not isinstance(plist, list):
+                    sink.add(by_side, side, swhere, "기물 목록은 '- '로 시작하는 목록이어야 합니다.")
+                    continue
+                if len(plist) > SIDE_LIMIT:
+                    sink.add(by_side, side, swhere,
+                             f"셀 {cell}에 {side} 기물이 {len(plist)}기 있습니다. 한 셀에 한 진영은 {SIDE_LIMIT}기까지입니다 "
+                             "(조항 move.limit).", "기물 수를 줄이세요")
+                total += len(plist)
+                for i, p in enumerate(plist):
+                    spec = _piece(corpus, sink, p, f"{swhere}[{i}]", side, cell, len(pieces))
+                    if spec is None:
+                        continue
+                    if spec.id in seen_ids:
+                        sink.add(p, "id", f"{swhere}[{i}].id",
+                                 f"기물 id '{spec.id}'가 중복됩니다 (먼저 나온 줄: {seen_ids[spec.id]}).",
+                                 "id를 다른 이름으로 바꾸세요")
+                        continue
+                    if spec.id:
+                        seen_ids[spec.id] = spec.line
+                    else:
+                        auto.append((len(pieces), side, spec.label))
+                    pieces.append(spec)
+            if total > CELL_LIMIT:
+                sink.add(cells_obj, raw_cell, cwhere,
+                         f"셀 {cell}에 기물이 모두 {total}기 있습니다. 한 셀에는 양 진영 합산 {CELL_LIMIT}기까지입니다 "
+                         "(조항 move.limit).", "기물 수를 줄이세요")
+        # stable ids for pieces without one: SIDE-LABEL-n in file order
+        counters: dict[str, int] = {}
+        for idx, side, label in auto:
+            base = f"{side}-{label}"
+            while True:
+                counters[base] = counters.get(base, 0) + 1
+                cand = f"{base}-{counters[base]}"
+                if cand not in seen_ids:
+                    break
+            seen_ids[cand] = pieces[idx].line
+            p = pieces[idx]
+            pieces[idx] = replace(p, id=cand)
+
+    # ----- sides
+    field_obj = doc.get("field")
+    if isinstance(field_obj, dict):
+        for side in field_obj:
+            if isinstance(side, str) and side not in side_order:
+                side_order.append(side)
+    attacker = doc.get("attacker")
+    defender = ""
+    if attacker is None:
+        sink.add(doc, None, "attacker", "필수 키 'attacker'가 없습니다.",
+                 "직전 이동턴을 수행한 턴 플레이어의 진영 코드를 적으세요 (예: attacker: DGM)")
+        attacker = ""
+    elif not isinstance(attacker, str) or (side_order and attacker not in side_order):
+        sink.add(doc, "attacker", "attacker", f"attacker '{attacker}'가 cells에 나오는 진영이 아닙니다.",
+                 f"다음 중 하나: {', '.join(side_order)}")
+        attacker = ""
+    if len(side_order) > 2:
+        sink.add(doc, "cells", "cells", f"진영이 {len(side_order)}개({', '.join(side_order)}) 있습니다. 시나리오에는 정확히 두 진영이 있어야 합니다.")
+    elif attacker:
+        others = [s for s in side_order if s != attacker]
+        if not others:
+            sink.add(doc, "cells", "cells", f"cells와 field에 {attacker} 말고 다른 진영이 없습니다. 시나리오에는 정확히 두 진영이 있어야 합니다.",
+                     "수비자 진영의 기물을 적으세요")
+        else:
+            defender = others[0]
+
+    # ----- field
+    fld: dict[str, tuple[Slot | None, ...]] | None = None
+    if field_obj is not None:
+        if not isinstance(field_obj, dict):
+            sink.add(doc, "field", "field", "field는 진영 코드 → 다섯 자리 목록 매핑이어야 합니다.",
+                     "field: {DGM: [수문장, 장인, null, null, null]}")
+        else:
+            fld = {}
+            for side, slots in field_obj.items():
+                fwhere = f"field.{side}"
+                if not isinstance(slots, list) or len(slots) != 5:
+                    sink.add(field_obj, side, fwhere, "필드는 왼쪽부터 다섯 자리의 목록이어야 합니다 (빈자리는 null).",
+                             "[수문장, 장인, null, null, null] 처럼 다섯 개를 적으세요")
+                    continue
+                row: list[Slot | None] = []
+                for j, s in enumerate(slots):
+                    swhere = f"{fwhere}[{j}]"
+                    if s is None:
+                        row.append(None)
+                        continue
+                    face_up = True
+                    name = s
+                    if isinstance(s, dict):
+                        if set(s) != {"set"}:
+                            sink.add(s, None, swhere, "자리 값은 카드 이름, {set: 카드 이름}, null 중 하나여야 합니다.")
+                            row.append(None)
+                            continue
+                        face_up, name = False, s["set"]
+                    card = resolve_card(corpus, name, sink, field_obj if not isinstance(s, dict) else s,
+                                        side if not isinstance(s, dict) else "set", swhere)
+                    row.append(Slot(card, face_up, corpus.cards[card]["type"]) if card else None)
+                fld[side] = tuple(row)
+
+    # ----- response and battle cards
+    response = tuple(_declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order))
+    battle = tuple(_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order))
+
+    # ----- combat order
+    order = None
+    co = doc.get("combat_order")
+    if co is not None:
+        if not isinstance(co, list) or not co:
+            sink.add(doc, "combat_order", "combat_order", "combat_order는 셀 목록이어야 합니다.", '["2,4", "3,3"]')
+        else:
+            order_l = []
+            for i, c in enumerate(co):
+                cc = normalize_cell(c)
+                if cc is None:
+                    sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {c!r}를 읽을 수 없습니다.", '"x,y" 형식')
+                elif cc in order_l:
+                    sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {cc}이 두 번 나옵니다.")
+                else:
+                    order_l.append(cc)
+            order = tuple(order_l)
+    if sink.problems:
+        raise DataError(sink.problems)
+
+    # piece references in declarations
+    ids = {p.id for p in pieces}
+    problems = []
+    for d in response + battle:
+        refs = [("target", d.target), ("piece", d.piece)]
+        refs += [(f"cost[{j}]", c.piece) for j, c in enumerate(d.cost) if c.piece not in (None, "self")]
+        for prim in d.effect or ():
+            ref = getattr(prim, "piece", None)
+            if ref is not None and ref not in ("target", "self", "bonded"):
+                refs.append(("effect", ref))
+        for key, ref in refs:
+            if ref is not None and ref not in ids:
+                near = get_close_matches(ref, list(ids), n=3, cutoff=0.4)
+                problems.append(Problem(file, d.line_of(key.split("[")[0]), f"{d.where}.{key}",
+                                        f"기물 id '{ref}'가 cells에 없습니다.",
+                                        f"비슷한 id: {', '.join(near)}" if near else "cells에 적은 기물의 id를 적으세요"))
+    if response and attacker and response[0].side == attacker:
+        problems.append(Problem(file, response[0].line_of("side"), "response[0].side",
+                                f"첫 대응 선언이 턴 플레이어({attacker})의 것입니다. 대응턴은 언제나 수비자({defender})가 "
+                                "엽니다 — 수비자가 넘기면 턴 플레이어는 아무것도 발동할 수 없습니다 (조항 response.opener).",
+                                f"첫 항목을 {defender}의 선언으로 고치거나, 턴 플레이어 항목을 지우세요"))
+    if problems:
+        raise DataError(problems)
+    return Scenario(kind=kind, title=title, as_of=as_of, attacker=attacker, defender=defender, field=fld,
+                    cells=tuple(cells), pieces=tuple(pieces), response=response, battle_cards=battle,
+                    combat_order=order, file=file, lines=lines)
+
+
+def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int) -> PieceSpec | None:
+    if not isinstance(p, dict):
+        sink.add(None, None, where, "기물은 매핑이어야 합니다 (예: {id: gk, card: 수문장}).")
+        return None
+    if not _unknown_keys(sink, p, PIECE_KEYS, where):
+        return None
+    pid = p.get("id")
+    if pid is not None and (not isinstance(pid, (str, int)) or isinstance(pid, bool) or str(pid) == ""):
+        sink.add(p, "id", f"{where}.id", "id는 문자열이어야 합니다.")
+        return None
+    pid = str(pid) if pid is not None else ""
+    if ("card" in p) == ("name" in p):
+        sink.add(p, None, where, "기물에는 card(카드 이름) 또는 name(임시 기물 이름) 중 정확히 하나가 있어야 합니다.",
+                 "데이터베이스의 카드면 card: 수문장, 아니면 name과 lv, hp, atk를 적으세요")
+        return None
+    stats: dict[str, int | None] = {}
+    for s in ("lv", "hp", "atk", "cost"):
+        v = p.get(s)
+        if v is not None and not _is_int(v):
+            sink.add(p, s, f"{where}.{s}", f"{s}는 정수여야 합니다 (지금: {v!r}).")
+            return None
+        stats[s] = v
+    state = p.get("state", "mobile")
+    if state not in ("mobile", "settled"):
+        sink.add(p, "state", f"{where}.state", f"state '{state}'를 모릅니다.", "mobile(앞면, 기동) 또는 settled(뒷면, 정착)")
+        return None
+    structure = p.get("structure")
+    if structure is not None and not isinstance(structure, bool):
+        sink.add(p, "structure", f"{where}.structure", "structure는 true 또는 false여야 합니다.")
+        return None
+    card = name = None
+    if "card" in p:
+        card = resolve_card(corpus, p["card"], sink, p, "card", f"{where}.card")
+        if card is None:
+            return None
+        c = corpus.cards[card]
+        if c["type"] != "piece":
+            sink.add(p, "card", f"{where}.card", f"'{card}'는 특수카드라 기물이 될 수 없습니다.", "기물 카드 이름을 적으세요")
+            return None
+        for s in stats:
+            if stats[s] is None:
+                stats[s] = c.get(s)
+        if structure is None:
+            structure = bool(c.get("structure"))
+    else:
+        name = p["name"]
+        if not isinstance(name, str) or not name:
+            sink.add(p, "name", f"{where}.name", "name은 문자열이어야 합니다.")
+            return None
+        missing = [s for s in ("lv", "hp", "atk") if stats[s] is None]
+        if missing:
+            sink.add(p, "name", where, f"임시 기물 '{name}'에 {', '.join(missing)}가 없습니다 — 데이터베이스에 없는 기물은 "
+                     "lv, hp, atk가 필수입니다.", f"{', '.join(missing)}를 적으세요")
+            return None
+    given = frozenset(s for s in ("lv", "hp", "atk", "cost") if p.get(s) is not None)
+    return PieceSpec(id=pid, side=side, cell=cell, card=card, name=name, lv=stats["lv"], hp=stats["hp"],
+                     atk=stats["atk"], cost=stats["cost"], state=PieceState(state), structure=bool(structure),
+                     order=order, line=_line(p), given=given)
+
+
+def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[Declaration]:
+    items = doc.get(key)
+    if items is None:
+        return []
+    if not isinstance(items, list):
+        sink.add(doc, key, key, f"{key}는 선언 순서대로 적은 목록이어야 합니다.")
+        return []
+    out = []
+    for i, it in enumerate(items):
+        where = f"{key}[{i}]"
+        if not isinstance(it, dict):
+            sink.add(None, None, where, "선언 항목은 매핑이어야 합니다 (예: {side: BGM, card: 재부팅, target: drill}).")
+            continue
+        if not _unknown_keys(sink, it, allowed, where):
+            continue
+        side = it.get("side")
+        if side is None:
+            sink.add(it, None, where, "선언 항목에 side가 없습니다.", "선언한 진영 코드를 적으세요")
+            continue
+        if side not in sides:
+            sink.add(it, "side", f"{where}.side", f"side '{side}'가 시나리오의 진영이 아닙니다.", f"다음 중 하나: {', '.join(sides)}")
+            continue
+        card = None
+        if "card" in it:
+            card = resolve_card(corpus, it["card"], sink, it, "card", f"{where}.card")
+            if card is None:
+                continue
+        ability = it.get("ability")
+        if ability is not None and not isinstance(ability, str):
+            sink.add(it, "ability", f"{where}.ability", "ability는 능력 이름(문자열)이어야 합니다.")
+            continue
+        effect = None
+        if "effect" in it:
+            effect = parse_effect_list(it["effect"], f"{where}.effect", sink)
+            if effect is None:
+                continue
+        if card is None and effect is None:
+            sink.add(it, None, where, "선언 항목에는 card 또는 effect가 있어야 합니다.",
+                     "세트된 (대응) 카드나 (대응) SP를 가진 카드 이름을 card에, 또는 효과를 effect에 적으세요")
+            continue
+        costs: list[Destroy] = []
+        raw = it.get("cost")
+        if raw is not None:
+            for j, co in enumerate(raw if isinstance(raw, list) else [raw]):
+                d = parse_destroy(co, f"{where}.cost", sink)
+                if d is not None:
+                    if d.piece is None:
+                        sink.add(it, "cost", f"{where}.cost", "시나리오의 비용은 {destroy: 기물 id}로 적어야 합니다.")
+                        continue
+                    costs.append(d)
+        cell = None
+        if "cell" in it:
+            cell = normalize_cell(it["cell"])
+            if cell is None:
+                sink.add(it, "cell", f"{where}.cell", f"셀 {it['cell']!r}를 읽을 수 없습니다.", '"x,y" 형식 (예: "2,4")')
+                continue
+        elif key == "battle_cards":
+            sink.add(it, None, where, "(전투) 특수카드 항목에는 전투가 벌어지는 셀 cell이 있어야 합니다.")
+            continue
+        for ref in ("target", "piece"):
+            v = it.get(ref)
+            if v is not None and not isinstance(v, (str, int)):
+                sink.add(it, ref, f"{where}.{ref}", f"{ref}에는 기물 id를 적어야 합니다.")
+        out.append(Declaration(index=i, side=side, card=card, ability=ability,
+                               piece=str(it["piece"]) if it.get("piece") is not None else None,
+                               target=str(it["target"]) if it.get("target") is not None else None,
+                               cell=cell, cost=tuple(costs), effect=effect, line=_line(it), where=where,
+                               lines={k: _line(it, k) for k in it}))
+    return out

@@ -1,0 +1,117 @@
+"""The engine's small vocabulary: sides, roles, piece states, steps, event types
+and the reason codes that results report. Everything here is a plain enum or
+alias so that results serialise to the strings the scenario contract uses."""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+from typing import Literal, NewType
+
+#: A side code as written in a scenario (``DGM``, ``BGM``, ``ME`` ...).
+Side = NewType("Side", str)
+#: A cell key as written in a scenario (``"2,4"``).
+CellId = NewType("CellId", str)
+#: A piece id (unique in the scenario).
+PieceId = NewType("PieceId", str)
+
+
+class Role(str, Enum):
+    """Who a side is in this combat turn (combat.roles)."""
+
+    ATTACKER = "attacker"  # the turn player, who made the last move turn
+    DEFENDER = "defender"
+
+
+class PieceState(str, Enum):
+    MOBILE = "mobile"  # 앞면, 기동
+    SETTLED = "settled"  # 뒷면, 정착
+
+
+class Step(IntEnum):
+    BATTLE_CARDS = 1  # (전투) 특수카드
+    RESPONSE = 2  # 대응 결산
+    SP = 3  # (전투) SP — SP 발동턴
+    ATTACKER_VOLLEY = 4
+    DEFENDER_VOLLEY = 5
+    CHECK = 6
+    SWEEP = 7  # 정리
+
+
+class Phase(str, Enum):
+    """When an event happened, outside the numbered combat steps."""
+
+    SETUP = "setup"  # field effects read before anything happens
+    RESPONSE_TURN = "response"  # 대응턴 declarations
+    COMBAT = "combat"
+    AFTER = "after"
+
+
+class EventType(str, Enum):
+    STEP = "step"
+    FIELD = "field"  # a field effect (병풍, 결속) changed a piece's stats
+    DECLARE = "declare"
+    COST = "cost"
+    RESOLVE = "resolve"
+    FIZZLE = "fizzle"
+    FLIP = "flip"
+    DEPART = "depart"
+    ARRIVE = "arrive"
+    BUFF = "buff"
+    SP = "sp"  # a (전투) SP fired (or would have, with an unknown effect)
+    ATTACK = "attack"
+    NO_ATTACK = "no-attack"
+    CAPTURE = "capture"
+    FRAGMENT = "fragment"
+    STANDOFF = "standoff"
+    STALEMATE = "stalemate"
+    VACATED = "vacated"  # a combat cell lost every piece of one side (cost or stack)
+    SWEEP = "sweep"
+    RESTORE = "restore"
+    END = "end"
+
+
+class CaptureReason(str, Enum):
+    HP = "hp"  # HP 0 or less (combat.attack)
+    SETTLED_HIT = "settled-hit"  # hit while settled (combat.settled)
+    SWEEP = "sweep"  # step 7 (combat.step7.sweep)
+
+
+class FizzleReason(str, Enum):
+    TARGET_GONE = "target-gone"  # the chosen piece left the cell or the board
+    ALREADY = "already-in-state"
+    NO_TARGET = "no-target"  # no opponent piece / no bonded piece at resolution
+    COMBAT_ENDED = "combat-ended"  # the cell's combat already ended (before 2026-09-24)
+    MOVE_BLOCKED = "move-blocked"  # the destination is full at resolution
+
+
+class UnresolvedReason(str, Enum):
+    STALEMATE = "stalemate"
+    RULING_NOT_IN_FORCE = "ruling-not-in-force"
+    EFFECT_UNKNOWN = "effect-unknown"
+    NO_RESOLUTION_POINT = "no-resolution-point"
+
+
+class EndReason(str, Enum):
+    DECIDED = "decided"  # steps 4–6 ran until a side had no mobile piece
+    STANDOFF = "standoff"
+    STALEMATE = "stalemate"
+    VACATED = "vacated"  # ended on the spot (before 2026-09-24)
+
+
+Duration = Literal["combat"]
+Timing = Literal["대응", "전투", "이동", "등장"]
+
+#: Most pieces a side may have in one cell, and most in one cell in all (move.limit).
+SIDE_LIMIT = 3
+CELL_LIMIT = 6
+#: A hard bound on rounds of steps 4–5 (a round that changes nothing stops first).
+MAX_ROUNDS = 10_000
+
+# Dated rulings the engine consults.
+R_COUNTER = "ruling.2026-09-19.counter"
+R_MOBILE_STRUCTURES = "ruling.2026-09-17.mobile-structures"
+R_VACATED = "ruling.2026-09-24.vacated-combat"
+R_STRUCT_IMMOVABLE = "ruling.2026-09-24.structures-immovable"
+R_SWEEP = "ruling.2026-09-25.settled-sweep"
+R_EXPLOSIVE = "ruling.2026-09-25.explosive-cost"
+R_BATTLE_BOARD = "ruling.2026-09-20.battle-board"

@@ -1,0 +1,28 @@
+"""ATK 0 (or less) executes no attack (combat.structures, interp.sweep.attack-executed)."""
+
+from .conftest import P, events, scenario
+
+
+def test_atk_zero_no_damage_no_capture(run):
+    res = run(scenario({"1,1": {"A": [P("z", lv=5, hp=3, atk=0), P("a", lv=1, hp=3, atk=1)],
+                                 "B": [P("b", lv=1, hp=9, atk=0)]}}))
+    no = events(res, "no-attack", actor="z")
+    assert no and no[0]["why"] == "atk-zero"
+    assert all(e["actor"] != "z" for e in events(res, "attack"))
+
+
+def test_negative_atk_same_as_zero(run):
+    res = run(scenario({"1,1": {"A": [P("z", lv=5, hp=3, atk=-2)], "B": [P("s", lv=1, hp=9, atk=0, state="settled")]}}))
+    assert events(res, "no-attack", actor="z")[0]["atk"] == -2
+    assert res["prisoners"]["A"] == []
+
+
+def test_atk_zero_alone_does_not_sweep(run):
+    res = run(scenario({"1,1": {"A": [P("z", lv=5, hp=3, atk=0)],
+                                 "B": [P("s1", lv=1, hp=9, atk=0, state="settled"),
+                                       P("s2", lv=1, hp=9, atk=0, state="settled")]}}))
+    sw = events(res, "sweep", side="A")[0]
+    assert sw["applies"] is False and sw["why"] == "no-attack-executed"
+    assert sw["rule"] == "interp.sweep.attack-executed"
+    assert res["prisoners"]["A"] == []
+    assert res["cells"]["1,1"]["occupant"] is None

@@ -1,0 +1,22 @@
+"""A round of steps 4–5 that changes nothing stops: unresolved 'stalemate' (interp.stalemate)."""
+
+from .conftest import P, events, scenario
+
+
+def test_both_atk_zero_stalemate(run):
+    res = run(scenario({"1,1": {"A": [P("a", atk=0)], "B": [P("b", atk=0)]}}))
+    c = res["cells"]["1,1"]
+    assert c["rounds"] == 1 and c["occupant"] is None and c["standoff"] is False
+    (u,) = res["unresolved"]
+    assert u["reason"] == "stalemate" and u["rule"] == "interp.stalemate" and u["message"]
+    assert events(res, "stalemate")[0]["rule"] == "interp.stalemate"
+
+
+def test_stalemate_after_some_rounds(run):
+    # a kills b's only attacker, then the remaining ATK 0 pieces face each other
+    res = run(scenario({"1,1": {"A": [P("a", lv=5, hp=9, atk=0), P("k", lv=1, hp=9, atk=2)],
+                                 "B": [P("b", lv=5, hp=9, atk=0), P("v", lv=1, hp=2, atk=0, state="settled")]}}))
+    # k's hits land on b (mobile) until it is captured; then v is hit and captured
+    assert res["prisoners"]["A"] == ["b", "v"]
+    res = run(scenario({"1,1": {"A": [P("a", lv=5, hp=9, atk=0)], "B": [P("b", lv=5, hp=9, atk=0), P("c", lv=1, hp=1, atk=0)]}}))
+    assert res["unresolved"][0]["reason"] == "stalemate"

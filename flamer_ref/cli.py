@@ -306,7 +306,7 @@ def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
 
 @app.command()
 def simulate(
-    file: str = typer.Argument(..., metavar="FILE", help="시나리오 YAML 파일 (kind: combat)."),
+    file: str = typer.Argument(..., metavar="FILE", help="시나리오 YAML 파일 (kind: combat, move, victory, field)."),
     as_json: bool = JSON_OPT,
     as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD",
                                         help="파일의 as_of 대신 이 날짜까지의 판정만 적용합니다."),
@@ -316,7 +316,7 @@ def simulate(
     all_branches: bool = typer.Option(False, "--all-branches",
                                       help="combat_order가 없을 때 공격자가 고를 수 있는 모든 전투 순서를 풀어 서로 다른 결과를 보여 줍니다."),
 ):
-    """시나리오 하나를 풀어 한국어로 설명합니다 (대응턴 스택 → 전투 1~7단계).
+    """시나리오 하나를 풀어 한국어로 설명합니다: 전투(대응턴 스택 → 1~7단계), 이동, 승리확인, 필드.
 
     종료 코드: 0 풀림(미해결 항목이 있어도), 1 잘못된 시나리오, 2 명령어 사용 오류.
     """
@@ -332,25 +332,35 @@ def simulate(
         raise typer.BadParameter(f"파일 '{file}'이 없습니다.", param_hint="FILE")
 
     def go():
-        from .engine import load_scenario
         from .engine import runner
-        from .engine.combat import simulate as run_sim
+        from .engine.turns import load_any, run_any
 
         corpus = _corpus()
-        scn = load_scenario(file, corpus, display=file)
+        scn = load_any(file, corpus, display=file)
+        turn = isinstance(scn, dict)  # move / victory / field
         if compare:
-            base = as_of or scn.as_of or corpus.latest_date()
-            out = runner.compare(scn, corpus, base, compare)
+            if turn:
+                out = runner.compare_turn(scn, corpus, as_of or scn["as_of"] or corpus.latest_date(), compare)
+            else:
+                base = as_of or scn.as_of or corpus.latest_date()
+                out = runner.compare(scn, corpus, base, compare)
             if all(v is None for v in out["results"].values()):
                 from .errors import FlamerError
 
-                raise FlamerError(out["errors"][base])
+                raise FlamerError(next(iter(out["errors"].values())))
             if as_json:
                 _emit(out, True)
             else:
                 _emit(out, False, "simulate/compare.txt.j2", refs=runner.refs(corpus, out))
             return
         if all_branches:
+            if turn:
+                res = run_any(scn, corpus, as_of)
+                out = {"kind": "branches", "file": file, "fixed_by_file": True, "orders_tried": 1, "distinct": 1,
+                       "branches": [{"orders": [], "outcome": res, "error": None, "as_of": res["as_of"]}],
+                       "note": "no-choices"}
+                _emit(out, as_json, "simulate/branches.txt.j2")
+                return
             out = runner.branches(scn, corpus, as_of)
             if out["branches"] and all(b["error"] for b in out["branches"]):
                 from .errors import FlamerError
@@ -358,9 +368,20 @@ def simulate(
                 raise FlamerError(out["branches"][0]["error"])
             _emit(out, as_json, "simulate/branches.txt.j2")
             return
-        data = run_sim(scn, corpus, as_of=as_of).to_json()
+        data = run_any(scn, corpus, as_of)
         if as_json:
             _emit(data, True)
+        elif turn:
+            from .render import render
+
+            text = render(f"simulate/{data['kind']}.txt.j2", data=data, refs=runner.refs(corpus, data))
+            if fmt == "md":
+                text = f"```text\n{text.rstrip()}\n```\n"
+            elif fmt == "html":
+                from html import escape
+
+                text = f"<!doctype html><meta charset=\"utf-8\"><pre>{escape(text)}</pre>\n"
+            sys.stdout.write(text)
         else:
             _emit(data, False, _SIM_TEMPLATES[fmt], refs=runner.refs(corpus, data))
 
@@ -371,7 +392,7 @@ def simulate(
 def examples(as_json: bool = JSON_OPT):
     """룰북 예시 가운데 시나리오가 붙은 것을 모두 풀어 기대 결과와 비교합니다. 하나라도 다르면 종료 코드 1.
 
-    엔진이 아직 풀지 못하는 종류(move, victory, field)는 '건너뜀'으로 표시하고 실패로 치지 않습니다.
+    시나리오가 없는 예시(페이지가 결과를 시나리오로 옮길 만큼 말하지 않는 것)는 목록에 나오지 않습니다.
     """
 
     def go():

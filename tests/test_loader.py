@@ -37,6 +37,8 @@ SCHEMA_FOR = {"sources.yaml": "sources", "rulings.yaml": "rulings", "faq.yaml": 
 def schema_name(rel: Path) -> str:
     if rel.parent.name in ("clauses", "examples"):
         return rel.parent.name
+    if rel.parent.name == "boards":
+        return "board"
     return SCHEMA_FOR[rel.name]
 
 
@@ -64,11 +66,12 @@ REAL_FILES = data_files(ROOT)
 
 def test_real_data_files_found():
     names = {schema_name(p) for p in REAL_FILES}
-    assert names == {"sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing", "effects"}
+    assert names == {"sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing", "effects",
+                     "board"}
 
 
 @pytest.mark.parametrize("name", ["sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing",
-                                  "effects"])
+                                  "effects", "board"])
 def test_schema_is_valid_draft_2020_12(name):
     schema = load_schema(name)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"

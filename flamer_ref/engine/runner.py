@@ -20,7 +20,13 @@ def _combat_json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
 
 #: kind → fn(scenario object, file label, corpus, as_of) → result JSON. Other kinds register here
 #: (e.g. RUNNERS["move"] = …) and `flamer examples` starts checking them instead of skipping.
-RUNNERS = {"combat": _combat_json}
+def _turn_json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
+    from .turns import parse_any, run_any
+
+    return run_any(parse_any(scn_obj, file, corpus), corpus, as_of)
+
+
+RUNNERS = {"combat": _combat_json, "move": _turn_json, "victory": _turn_json, "field": _turn_json}
 SUPPORTED = tuple(RUNNERS)
 
 
@@ -82,6 +88,40 @@ def _try(scn: Scenario, corpus, **kw) -> tuple[dict | None, str | None]:
         return simulate(scn, corpus, **kw).to_json(), None
     except DataError as exc:
         return None, exc.message
+
+
+_TURN_OUTCOME = {"move": ("valid", "positions", "encounters", "errors"),
+                 "victory": ("secured", "vp_gain", "vp", "winner", "reasons"),
+                 "field": ("slots", "active", "retired", "levels", "bonds", "errors")}
+
+
+def compare_turn(scn: dict, corpus, base: str, other: str) -> dict:
+    """compare() for move / victory / field scenarios: resolve at both dates and
+    list what differs, with the rulings dated in between."""
+    from .turns import run_any
+
+    keys = _TURN_OUTCOME[scn["kind"]]
+    a, b = run_any(scn, corpus, base), run_any(scn, corpus, other)
+
+    def view(r):
+        out = {k: r[k] for k in keys}
+        if "errors" in out:
+            out["errors"] = [e["reason"] for e in out["errors"]]
+        out["unresolved"] = sorted(u["reason"] for u in r["unresolved"])
+        return out
+
+    diffs = _diff(view(a), view(b))
+    lo, hi = sorted((base, other))
+    between = [r for r in corpus.rulings.values() if lo < r["date"] <= hi]
+    cited: set = set()
+    _ids_in([a["events"], b["events"], a["unresolved"], b["unresolved"]], cited)
+    return {"kind": "compare", "file": scn["file"], "dates": [base, other], "results": {base: a, other: b},
+            "errors": {base: None, other: None},
+            "differences": [{"path": d["path"], base: d["a"], other: d["b"]} for d in diffs],
+            "rulings_between": [{"id": r["id"], "date": r["date"], "label": r["label"], "title": r["title"],
+                                 "consulted": r["id"] in cited} for r in between],
+            "by_ruling": [{"ruling": r["id"], "date": r["date"], "title": r["title"], "label": r["label"],
+                           "differences": [d["path"] for d in diffs]} for r in between if r["id"] in cited and diffs]}
 
 
 def compare(scn: Scenario, corpus, base: str, other: str) -> dict:

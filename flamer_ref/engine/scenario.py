@@ -241,81 +241,7 @@ def parse(doc: Any, file: str, corpus) -> Scenario:
             as_of = None
 
     # ----- cells and pieces
-    cells_obj = doc.get("cells")
-    cells: list[str] = []
-    cell_set: set[str] = set()
-    pieces: list[PieceSpec] = []
-    side_order: list[str] = []
-    if not isinstance(cells_obj, dict) or not cells_obj:
-        sink.add(doc, "cells" if "cells" in doc else None, "cells",
-                 "필수 키 'cells'가 없거나 비어 있습니다." if not cells_obj else "cells는 매핑이어야 합니다.",
-                 'cells: {"2,4": {DGM: [...], BGM: [...]}} 형식으로 적으세요')
-    else:
-        seen_ids: dict[str, int | None] = {}
-        auto: list[tuple[int, str, str]] = []  # (index in pieces, side, base label) for pieces without id
-        for raw_cell, by_side in cells_obj.items():
-            cell = normalize_cell(raw_cell)
-            cwhere = f"cells.{raw_cell}"
-            if cell is None:
-                sink.add(cells_obj, raw_cell, cwhere, f"셀 키 {raw_cell!r}를 읽을 수 없습니다.", '"x,y" 형식으로 적으세요 (예: "2,4")')
-                continue
-            if cell in cell_set:
-                sink.add(cells_obj, raw_cell, cwhere, f"셀 {cell}이 두 번 나옵니다.", "하나로 합치세요")
-                continue
-            cells.append(cell)
-            cell_set.add(cell)
-            if not isinstance(by_side, dict):
-                sink.add(cells_obj, raw_cell, cwhere, "셀의 값은 진영 코드 → 기물 목록 매핑이어야 합니다.",
-                         "DGM: [{id: gk, card: 수문장}] 처럼 적으세요")
-                continue
-            total = 0
-            for side, plist in by_side.items():
-                swhere = f"{cwhere}.{side}"
-                if not isinstance(side, str) or not side.strip():
-                    sink.add(by_side, side, swhere, f"진영 코드 {side!r}는 문자열이어야 합니다.")
-                    continue
-                if side not in side_order:
-                    side_order.append(side)
-                if plist is None:
-                    plist = []
-                if not isinstance(plist, list):
-                    sink.add(by_side, side, swhere, "기물 목록은 '- '로 시작하는 목록이어야 합니다.")
-                    continue
-                if len(plist) > SIDE_LIMIT:
-                    sink.add(by_side, side, swhere,
-                             f"셀 {cell}에 {side} 기물이 {len(plist)}기 있습니다. 한 셀에 한 진영은 {SIDE_LIMIT}기까지입니다 "
-                             "(조항 move.limit).", "기물 수를 줄이세요")
-                total += len(plist)
-                for i, p in enumerate(plist):
-                    spec = _piece(corpus, sink, p, f"{swhere}[{i}]", side, cell, len(pieces))
-                    if spec is None:
-                        continue
-                    if spec.id in seen_ids:
-                        sink.add(p, "id", f"{swhere}[{i}].id",
-                                 f"기물 id '{spec.id}'가 중복됩니다 (먼저 나온 줄: {seen_ids[spec.id]}).",
-                                 "id를 다른 이름으로 바꾸세요")
-                        continue
-                    if spec.id:
-                        seen_ids[spec.id] = spec.line
-                    else:
-                        auto.append((len(pieces), side, spec.label))
-                    pieces.append(spec)
-            if total > CELL_LIMIT:
-                sink.add(cells_obj, raw_cell, cwhere,
-                         f"셀 {cell}에 기물이 모두 {total}기 있습니다. 한 셀에는 양 진영 합산 {CELL_LIMIT}기까지입니다 "
-                         "(조항 move.limit).", "기물 수를 줄이세요")
-        # stable ids for pieces without one: SIDE-LABEL-n in file order
-        counters: dict[str, int] = {}
-        for idx, side, label in auto:
-            base = f"{side}-{label}"
-            while True:
-                counters[base] = counters.get(base, 0) + 1
-                cand = f"{base}-{counters[base]}"
-                if cand not in seen_ids:
-                    break
-            seen_ids[cand] = pieces[idx].line
-            p = pieces[idx]
-            pieces[idx] = replace(p, id=cand)
+    cells, pieces, side_order = parse_cells(doc, sink, corpus)
 
     # ----- sides
     field_obj = doc.get("field")
@@ -426,6 +352,88 @@ def parse(doc: Any, file: str, corpus) -> Scenario:
     return Scenario(kind=kind, title=title, as_of=as_of, attacker=attacker, defender=defender, field=fld,
                     cells=tuple(cells), pieces=tuple(pieces), response=response, battle_cards=battle,
                     combat_order=order, file=file, lines=lines)
+
+
+def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSpec], list[str]]:
+    """The `cells` map of any scenario kind → (cells, pieces, sides in order of appearance).
+    Problems go to `sink`: per-side (3) and per-cell (6) limits, piece keys, unknown cards."""
+    cells_obj = doc.get("cells")
+    cells: list[str] = []
+    cell_set: set[str] = set()
+    pieces: list[PieceSpec] = []
+    side_order: list[str] = []
+    if not isinstance(cells_obj, dict) or not cells_obj:
+        sink.add(doc, "cells" if "cells" in doc else None, "cells",
+                 "필수 키 'cells'가 없거나 비어 있습니다." if not cells_obj else "cells는 매핑이어야 합니다.",
+                 'cells: {"2,4": {DGM: [...], BGM: [...]}} 형식으로 적으세요')
+    else:
+        seen_ids: dict[str, int | None] = {}
+        auto: list[tuple[int, str, str]] = []  # (index in pieces, side, base label) for pieces without id
+        for raw_cell, by_side in cells_obj.items():
+            cell = normalize_cell(raw_cell)
+            cwhere = f"cells.{raw_cell}"
+            if cell is None:
+                sink.add(cells_obj, raw_cell, cwhere, f"셀 키 {raw_cell!r}를 읽을 수 없습니다.", '"x,y" 형식으로 적으세요 (예: "2,4")')
+                continue
+            if cell in cell_set:
+                sink.add(cells_obj, raw_cell, cwhere, f"셀 {cell}이 두 번 나옵니다.", "하나로 합치세요")
+                continue
+            cells.append(cell)
+            cell_set.add(cell)
+            if not isinstance(by_side, dict):
+                sink.add(cells_obj, raw_cell, cwhere, "셀의 값은 진영 코드 → 기물 목록 매핑이어야 합니다.",
+                         "DGM: [{id: gk, card: 수문장}] 처럼 적으세요")
+                continue
+            total = 0
+            for side, plist in by_side.items():
+                swhere = f"{cwhere}.{side}"
+                if not isinstance(side, str) or not side.strip():
+                    sink.add(by_side, side, swhere, f"진영 코드 {side!r}는 문자열이어야 합니다.")
+                    continue
+                if side not in side_order:
+                    side_order.append(side)
+                if plist is None:
+                    plist = []
+                if not isinstance(plist, list):
+                    sink.add(by_side, side, swhere, "기물 목록은 '- '로 시작하는 목록이어야 합니다.")
+                    continue
+                if len(plist) > SIDE_LIMIT:
+                    sink.add(by_side, side, swhere,
+                             f"셀 {cell}에 {side} 기물이 {len(plist)}기 있습니다. 한 셀에 한 진영은 {SIDE_LIMIT}기까지입니다 "
+                             "(조항 move.limit).", "기물 수를 줄이세요")
+                total += len(plist)
+                for i, p in enumerate(plist):
+                    spec = _piece(corpus, sink, p, f"{swhere}[{i}]", side, cell, len(pieces))
+                    if spec is None:
+                        continue
+                    if spec.id in seen_ids:
+                        sink.add(p, "id", f"{swhere}[{i}].id",
+                                 f"기물 id '{spec.id}'가 중복됩니다 (먼저 나온 줄: {seen_ids[spec.id]}).",
+                                 "id를 다른 이름으로 바꾸세요")
+                        continue
+                    if spec.id:
+                        seen_ids[spec.id] = spec.line
+                    else:
+                        auto.append((len(pieces), side, spec.label))
+                    pieces.append(spec)
+            if total > CELL_LIMIT:
+                sink.add(cells_obj, raw_cell, cwhere,
+                         f"셀 {cell}에 기물이 모두 {total}기 있습니다. 한 셀에는 양 진영 합산 {CELL_LIMIT}기까지입니다 "
+                         "(조항 move.limit).", "기물 수를 줄이세요")
+        # stable ids for pieces without one: SIDE-LABEL-n in file order
+        counters: dict[str, int] = {}
+        for idx, side, label in auto:
+            base = f"{side}-{label}"
+            while True:
+                counters[base] = counters.get(base, 0) + 1
+                cand = f"{base}-{counters[base]}"
+                if cand not in seen_ids:
+                    break
+            seen_ids[cand] = pieces[idx].line
+            p = pieces[idx]
+            pieces[idx] = replace(p, id=cand)
+
+    return cells, pieces, side_order
 
 
 def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int) -> PieceSpec | None:

@@ -1,0 +1,343 @@
+"""Scenario kinds move, victory and field: strict parsing (Korean errors with
+file, line and field, as for combat) and resolution into the result JSON of
+shared/spec/scenarios.md. The rules themselves live in movement.py,
+victory.py and fieldplay.py; messages come from templates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import DataError, Problem
+from .board import Board, BoardError, board_from_spec, cell_key
+from .effects import _Sink
+from .movement import MoveOrder, SpMove, resolve_moves
+from .scenario import _DATE, _line, _unknown_keys, parse_cells, resolve_card
+
+MOVE_KEYS = ("kind", "title", "as_of", "attacker", "first_round", "board", "cells", "activate", "moves")
+MOVE_ITEM_KEYS = ("piece", "path", "sp")
+VICTORY_KEYS = ("kind", "title", "as_of", "player", "vp", "homes", "cells", "board")
+FIELD_KEYS = ("kind", "title", "as_of", "side", "field", "actions")
+ACTION_KEYS = {"place": ("place", "slot", "face"), "activate": ("activate",), "trash": ("trash",),
+               "round": ("round",)}
+
+
+def _as_of(doc, sink) -> str | None:
+    as_of = doc.get("as_of")
+    if as_of is None:
+        return None
+    from ..yamlio import is_date
+
+    as_of = str(as_of)
+    if not (_DATE.match(as_of) and is_date(as_of)):
+        sink.add(doc, "as_of", "as_of", f"as_of 날짜 '{as_of}'를 읽을 수 없습니다.",
+                 "YYYY-MM-DD 형식의 실제 날짜로 적으세요 (예: 2026-09-24)")
+        return None
+    return as_of
+
+
+def example_board() -> dict:
+    from ..paths import data_root
+    from ..yamlio import plain, read_yaml
+
+    return plain(read_yaml(data_root() / "rules" / "boards" / "example.yaml", "rules/boards/example.yaml"))
+
+
+def _board(doc, sink) -> tuple[Board | None, list[dict]]:
+    assumed = []
+    spec = doc.get("board")
+    if spec is None:
+        spec = example_board()
+        assumed.append({"choice": "board", "value": spec.get("label"), "rule": "move.off-board"})
+    try:
+        return board_from_spec(spec), assumed
+    except BoardError as exc:
+        sink.add(doc, "board", exc.key, exc.message, exc.fix)
+        return None, assumed
+
+
+def _sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
+    who = doc.get(key)
+    if not isinstance(who, str) or not who:
+        sink.add(doc, key if key in doc else None, key, f"필수 키 '{key}'가 없습니다.", f"{key}: DGM 처럼 진영 코드를 적으세요")
+        return None
+    order = list(side_order)
+    if who not in order:
+        order.insert(0, who)
+    if len(order) > 2:
+        sink.add(doc, "cells", "cells", f"진영이 {len(order)}개입니다 ({', '.join(order)}). 시나리오에는 정확히 두 진영이 있어야 합니다.")
+        return None
+    if len(order) < 2:
+        order.append("?")
+    return (who, order[1] if order[0] == who else order[0])
+
+
+# ------------------------------------------------------------------- move ----
+def parse_move(doc: dict, file: str, corpus) -> dict:
+    sink = _Sink(file)
+    _unknown_keys(sink, doc, MOVE_KEYS, "")
+    as_of = _as_of(doc, sink)
+    cells, pieces, side_order = parse_cells(doc, sink, corpus)
+    sides = _sides(doc, sink, side_order, "attacker")
+    board, assumed = _board(doc, sink)
+    first_round = doc.get("first_round", False)
+    if not isinstance(first_round, bool):
+        sink.add(doc, "first_round", "first_round", "first_round는 true 또는 false여야 합니다.")
+    activate = []
+    raw_act = doc.get("activate") or []
+    if not isinstance(raw_act, list):
+        sink.add(doc, "activate", "activate", "activate는 셀 목록이어야 합니다.", 'activate: ["1,2", "0,3"]')
+        raw_act = []
+    for c in raw_act:
+        k = cell_key(c)
+        if k is None:
+            sink.add(doc, "activate", "activate", f"셀 {c!r}를 읽을 수 없습니다.", '"x,y" 형식으로 적으세요')
+        else:
+            activate.append(k)
+    ids = {p.id: p for p in pieces}
+    moves: list[MoveOrder] = []
+    raw_moves = doc.get("moves") or []
+    if not isinstance(raw_moves, list):
+        sink.add(doc, "moves", "moves", "moves는 목록이어야 합니다.", "- {piece: gk, path: [\"2,3\", \"2,4\"]}")
+        raw_moves = []
+    for i, m in enumerate(raw_moves):
+        where = f"moves[{i}]"
+        if not isinstance(m, dict):
+            sink.add(raw_moves, None, where, "이동은 매핑이어야 합니다 (예: {piece: gk, path: [\"2,3\"]}).")
+            continue
+        if not _unknown_keys(sink, m, MOVE_ITEM_KEYS, where):
+            continue
+        pid = m.get("piece")
+        if pid is None or str(pid) not in ids:
+            near = [k for k in ids if str(pid) and (str(pid) in k or k in str(pid))][:3]
+            sink.add(m, "piece", f"{where}.piece", f"기물 '{pid}'가 cells에 없습니다.",
+                     f"있는 기물 id: {', '.join(near or list(ids)[:5])}")
+            continue
+        path = m.get("path")
+        if not isinstance(path, list) or not path:
+            sink.add(m, "path", f"{where}.path", "path는 들어가는 셀을 순서대로 적은 목록이어야 합니다(출발 셀 제외, 한 칸 이상).",
+                     'path: ["2,3", "2,4"]')
+            continue
+        keys = [cell_key(c) for c in path]
+        if any(k is None for k in keys):
+            sink.add(m, "path", f"{where}.path", f"path의 셀을 읽을 수 없습니다: {path!r}", '"x,y" 형식으로 적으세요')
+            continue
+        sp = m.get("sp")
+        if sp is not None and not isinstance(sp, str):
+            sink.add(m, "sp", f"{where}.sp", "sp는 (이동) SP 이름이어야 합니다 (예: sp: 비행).")
+            continue
+        moves.append(MoveOrder(i, str(pid), tuple(keys), sp))
+    if sink.problems:
+        raise DataError(sink.problems)
+    return {"kind": "move", "file": file, "title": doc.get("title"), "as_of": as_of, "sides": sides,
+            "pieces": pieces, "board": board, "assumed": assumed, "first_round": first_round,
+            "activate": activate, "moves": moves}
+
+
+def sp_moves(corpus) -> dict[tuple[str, str], SpMove]:
+    """(card, SP name) → what the (이동) SP allows, from the card data."""
+    out = {}
+    for c in corpus.cards.values():
+        for a in c["abilities"]:
+            eff = a.get("effect") or {}
+            if a["timing"] == "이동" and "sp_move" in eff:
+                m = eff["sp_move"]
+                out[(c["name"], a["name"])] = SpMove(a["name"], m.get("distance"), bool(m.get("pass_enemies")),
+                                                     bool(m.get("structure")))
+    return out
+
+
+def run_move(scn: dict, corpus, as_of: str | None = None) -> dict:
+    as_of = as_of or scn["as_of"] or corpus.latest_date()
+    attacker = scn["sides"][0]
+    res = resolve_moves(scn["pieces"], scn["board"], attacker, scn["activate"], scn["moves"], sp_moves(corpus),
+                        scn["first_round"])
+    pieces = {p.id: {"label": p.card or p.name or p.id, "side": p.side, "from": p.cell} for p in scn["pieces"]}
+    out = {"kind": "move", "title": scn["title"], "as_of": as_of, "attacker": attacker,
+           "valid": res.valid, "errors": [e.to_json() for e in res.errors], "positions": dict(res.positions),
+           "encounters": list(res.encounters), "events": list(res.events), "unresolved": list(res.unresolved),
+           "assumed": scn["assumed"], "pieces": pieces,
+           "board": {"label": scn["board"].label, "adjacency": scn["board"].adjacency}}
+    _messages(out, "move")
+    return out
+
+
+# ---------------------------------------------------------------- victory ----
+def parse_victory(doc: dict, file: str, corpus) -> dict:
+    sink = _Sink(file)
+    _unknown_keys(sink, doc, VICTORY_KEYS, "")
+    as_of = _as_of(doc, sink)
+    cells, pieces, side_order = parse_cells(doc, sink, corpus)
+    for side in (doc.get("vp") or {}):
+        if side not in side_order:
+            side_order.append(side)
+    sides = _sides(doc, sink, side_order, "player")
+    vp = doc.get("vp") or {}
+    if not isinstance(vp, dict) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in vp.values()):
+        sink.add(doc, "vp", "vp", "vp는 {진영: 0 이상의 정수} 매핑이어야 합니다.", "vp: {DGM: 3, BGM: 1}")
+        vp = {}
+    homes: dict[str, list[str]] = {}
+    raw_homes = doc.get("homes") or {}
+    if not isinstance(raw_homes, dict):
+        sink.add(doc, "homes", "homes", "homes는 {진영: [셀 두 개]} 매핑이어야 합니다.", 'homes: {BGM: ["5,5", "6,4"]}')
+    else:
+        for side, lst in raw_homes.items():
+            keys = [cell_key(c) for c in (lst or [])] if isinstance(lst, list) else [None]
+            if not keys or any(k is None for k in keys):
+                sink.add(raw_homes, side, f"homes.{side}", "본진은 셀 목록이어야 합니다.", '["5,5", "6,4"]')
+                continue
+            homes[side] = keys
+    if sink.problems:
+        raise DataError(sink.problems)
+    vp = {s: vp.get(s, 0) for s in sides} if sides else vp
+    return {"kind": "victory", "file": file, "title": doc.get("title"), "as_of": as_of, "sides": sides,
+            "pieces": pieces, "vp": vp, "homes": homes}
+
+
+def run_victory(scn: dict, corpus, as_of: str | None = None) -> dict:
+    from .victory import check_victory
+
+    as_of = as_of or scn["as_of"] or corpus.latest_date()
+    player = scn["sides"][0]
+    r = check_victory(scn["pieces"], player, scn["sides"], scn["vp"], scn["homes"])
+    out = {"kind": "victory", "title": scn["title"], "as_of": as_of, "player": player,
+           "secured": dict(r.secured), "vp_gain": r.vp_gain, "vp": dict(r.vp), "winner": r.winner,
+           "reasons": list(r.reasons), "cells": dict(r.cells), "events": list(r.events),
+           "unresolved": list(r.unresolved), "homes": scn["homes"]}
+    _messages(out, "victory")
+    return out
+
+
+# ------------------------------------------------------------------ field ----
+def parse_field(doc: dict, file: str, corpus) -> dict:
+    sink = _Sink(file)
+    _unknown_keys(sink, doc, FIELD_KEYS, "")
+    as_of = _as_of(doc, sink)
+    side = doc.get("side")
+    if not isinstance(side, str) or not side:
+        sink.add(doc, "side" if "side" in doc else None, "side", "필수 키 'side'가 없습니다.", "side: DGM")
+    raw = doc.get("field")
+    initial: list[Any] = [None] * 5
+    if not isinstance(raw, list) or len(raw) != 5:
+        sink.add(doc, "field" if "field" in doc else None, "field", "field는 왼쪽부터 다섯 자리의 목록이어야 합니다.",
+                 "field: [수문장, 장인, null, null, null] — 뒷면 세트는 {set: 카드}")
+        raw = []
+    for i, slot in enumerate(raw):
+        where = f"field[{i}]"
+        if slot is None:
+            continue
+        face_up = True
+        name = slot
+        if isinstance(slot, dict):
+            if set(slot) != {"set"}:
+                sink.add(raw, None, where, "자리에는 카드 이름, {set: 카드}, 또는 null만 적을 수 있습니다.")
+                continue
+            name, face_up = slot["set"], False
+        card = resolve_card(corpus, name, sink, slot if isinstance(slot, dict) else raw, "set", where)
+        if card is not None:
+            initial[i] = (card, face_up)
+    actions = []
+    raw_actions = doc.get("actions") or []
+    if not isinstance(raw_actions, list):
+        sink.add(doc, "actions", "actions", "actions는 목록이어야 합니다.")
+        raw_actions = []
+    for i, a in enumerate(raw_actions):
+        where = f"actions[{i}]"
+        if not isinstance(a, dict):
+            sink.add(raw_actions, None, where, "행동은 매핑이어야 합니다 (예: {place: 별마대, slot: 3, face: up}).")
+            continue
+        verb = next((k for k in ("place", "activate", "trash", "round") if k in a), None)
+        if verb is None:
+            sink.add(a, None, where, "행동의 종류를 알 수 없습니다.", "place, activate, trash, round 중 하나를 적으세요")
+            continue
+        if not _unknown_keys(sink, a, ACTION_KEYS[verb], where):
+            continue
+        if verb == "place":
+            card = resolve_card(corpus, a["place"], sink, a, "place", f"{where}.place")
+            face = a.get("face", "up")
+            if face not in ("up", "down"):
+                sink.add(a, "face", f"{where}.face", f"face '{face}'를 모릅니다.", "up(앞면) 또는 down(뒷면 세트)")
+                continue
+            slot = a.get("slot")
+            special_up = card is not None and corpus.cards[card]["type"] == "special" and face == "up"
+            if not special_up and (not isinstance(slot, int) or isinstance(slot, bool)):
+                sink.add(a, "slot" if "slot" in a else None, f"{where}.slot", "slot은 1~5의 정수여야 합니다.")
+                continue
+            if card is not None:
+                actions.append(("place", i, card, slot or 0, face == "up"))
+        elif verb == "round":
+            if a["round"] != "next":
+                sink.add(a, "round", f"{where}.round", "round의 값은 next만 됩니다.")
+                continue
+            actions.append(("round", i))
+        else:
+            n = a[verb]
+            if not isinstance(n, int) or isinstance(n, bool):
+                sink.add(a, verb, f"{where}.{verb}", f"{verb}의 값은 자리 번호(1~5)여야 합니다.")
+                continue
+            actions.append((verb, i, n))
+    if sink.problems:
+        raise DataError(sink.problems)
+    return {"kind": "field", "file": file, "title": doc.get("title"), "as_of": as_of, "side": side,
+            "initial": initial, "actions": actions}
+
+
+def run_field(scn: dict, corpus, as_of: str | None = None) -> dict:
+    from .fieldplay import FieldPlay
+
+    as_of = as_of or scn["as_of"] or corpus.latest_date()
+    f = FieldPlay(corpus.cards, scn["initial"], as_of)
+    for act in scn["actions"]:
+        if act[0] == "place":
+            f.place(act[1], act[2], act[3], act[4])
+        elif act[0] == "activate":
+            f.activate(act[1], act[2])
+        elif act[0] == "trash":
+            f.trash(act[1], act[2])
+        else:
+            f.next_round(act[1])
+    r = f.result()
+    out = {"kind": "field", "title": scn["title"], "as_of": as_of, "side": scn["side"], "slots": list(r.slots),
+           "active": list(r.active), "retired": list(r.retired), "levels": dict(r.levels), "bonds": dict(r.bonds),
+           "round": r.round, "errors": list(r.errors), "events": list(r.events), "unresolved": list(r.unresolved)}
+    _messages(out, "field")
+    return out
+
+
+# ------------------------------------------------------------------ glue ----
+def _messages(out: dict, kind: str) -> None:
+    """Korean messages for errors and gaps, from templates (the engine builds none)."""
+    from ..render import render
+
+    for item in out.get("errors", []):
+        item["message"] = render("simulate/turn_message.txt.j2", kind=kind, item=item, data=out).strip()
+    for item in out.get("unresolved", []):
+        item["message"] = render("simulate/turn_message.txt.j2", kind=kind, item=item, data=out).strip()
+
+
+PARSERS = {"move": parse_move, "victory": parse_victory, "field": parse_field}
+RUNS = {"move": run_move, "victory": run_victory, "field": run_field}
+
+
+def parse_any(doc, file: str, corpus):
+    kind = doc.get("kind") if isinstance(doc, dict) else None
+    if kind in PARSERS:
+        return PARSERS[kind](doc, file, corpus)
+    from .scenario import parse
+
+    return parse(doc, file, corpus)
+
+
+def load_any(path: str | Path, corpus, display: str | None = None):
+    from ..yamlio import read_yaml
+
+    name = display or str(path)
+    return parse_any(read_yaml(Path(path), name), name, corpus)
+
+
+def run_any(scn, corpus, as_of: str | None = None) -> dict:
+    if isinstance(scn, dict):
+        return RUNS[scn["kind"]](scn, corpus, as_of)
+    from .combat import simulate
+
+    return simulate(scn, corpus, as_of=as_of).to_json()

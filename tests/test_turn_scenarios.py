@@ -1,0 +1,174 @@
+"""Scenario kinds move, victory and field through `flamer simulate` (the spec's
+result keys, Korean messages, invalid input, --compare) and the rulebook's
+examples through `flamer examples`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flamer_ref.corpus import load
+from flamer_ref.engine.turns import parse_any, run_any
+from flamer_ref.yamlio import parse_text
+
+SPEC = Path(__file__).resolve().parent.parent.parent / "shared" / "spec" / "examples"
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
+                          encoding="utf-8", env=dict(os.environ), timeout=60)
+
+
+def sim(text: str, as_of=None):
+    corpus = load()
+    return run_any(parse_any(parse_text(text, "t.yaml"), "t.yaml", corpus), corpus, as_of)
+
+
+def write(tmp_path, text):
+    p = tmp_path / "s.yaml"
+    p.write_text(text, encoding="utf-8")
+    return str(p)
+
+
+@pytest.mark.skipif(not SPEC.is_dir(), reason="shared/spec not beside the checkout")
+def test_spec_samples_give_the_stated_results():
+    d = json.loads(run("simulate", str(SPEC / "move-scene3.yaml"), "--json").stdout)
+    assert d["valid"] is True and d["errors"] == [] and d["encounters"] == ["2,4"] and d["positions"]["gk2"] == "1,5"
+    d = json.loads(run("simulate", str(SPEC / "victory-scene1.yaml"), "--json").stdout)
+    assert d["secured"] == {"DGM": 4, "BGM": 2} and d["vp_gain"] == 2 and d["vp"]["DGM"] == 5
+    assert d["winner"] is None and d["reasons"] == []
+    d = json.loads(run("simulate", str(SPEC / "field-byeolmadae.yaml"), "--json").stdout)
+    assert d["levels"]["수문장"] == 6 and set(d["active"]) == {"수문장", "장인", "별마대", "봉수장"}
+    assert d["errors"] == [] and d["retired"] == []
+    assert sum(1 for s in d["slots"] if s["top"] is None) == 1
+
+
+def test_move_errors_carry_reason_rule_and_korean_message():
+    d = sim("""
+kind: move
+attacker: A
+board: {width: 5, height: 5}
+cells:
+  "1,1": {A: [{id: gk, card: 수문장}]}
+  "2,1": {B: [{id: x, name: 적, lv: 1, hp: 1, atk: 1, state: settled}]}
+activate: ["1,1"]
+moves:
+- {piece: gk, path: ["2,1", "3,1"]}
+""")
+    assert d["valid"] is False
+    e = d["errors"][0]
+    assert (e["move"], e["piece"], e["reason"], e["rule"]) == (0, "gk", "blocked-by-enemy", "move.path.enemy-stop")
+    assert "2,1" in e["message"] and "이동" in e["message"]
+    assert d["positions"]["gk"] == "1,1" and d["encounters"] == []
+
+
+def test_move_without_board_uses_the_labelled_example_board():
+    d = sim("""
+kind: move
+attacker: A
+cells:
+  "1,2": {A: [{id: gk, card: 수문장}]}
+  "6,5": {B: [{id: x, card: 거신}]}
+activate: ["1,2"]
+moves:
+- {piece: gk, path: ["2,3", "2,4"]}
+""")
+    assert d["valid"] and d["assumed"] and "예시" in d["assumed"][0]["value"]
+
+
+def test_sp_move_from_card_data():
+    d = sim("""
+kind: move
+attacker: A
+board: {width: 7, height: 6}
+cells:
+  "3,5": {A: [{id: amb, card: 잠복군}]}
+  "0,0": {B: [{id: x, card: 거신}]}
+moves:
+- {piece: amb, path: ["4,5", "5,5"], sp: 비행}
+""")
+    assert d["valid"] and d["positions"]["amb"] == "5,5"
+
+
+def test_victory_home_win():
+    d = sim("""
+kind: victory
+player: A
+vp: {A: 0, B: 0}
+homes: {B: ["5,5", "6,4"]}
+cells:
+  "5,5": {A: [{id: a, card: 잠복군}]}
+""")
+    assert d["winner"] == "A" and d["reasons"] == ["home"]
+
+
+def test_field_compare_across_the_entry_effect_revision(tmp_path):
+    path = write(tmp_path, """
+kind: field
+side: DGM
+field: [수문장, 장인, 별마대, null, null]
+actions:
+- {place: 진내폭격, slot: 3, face: down}
+""")
+    p = run("simulate", path, "--as-of", "2026-09-25", "--compare", "2026-09-01", "--json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert any(x["path"] == "levels.수문장" for x in d["differences"])
+    assert any(r["ruling"] == "ruling.2026-09-04.entry-effect-duration" for r in d["by_ruling"])
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("kind: move\nattacker: A\ncells:\n  \"1,1\": {A: [{id: a, card: 수문장}]}\nmoves:\n- {piece: zz, path: [\"1,2\"]}\n",
+     "zz"),
+    ("kind: victory\nplayer: A\nvp: {A: x}\ncells: {}\n", "vp"),
+    ("kind: field\nside: A\nfield: [수문장]\n", "field"),
+    ("kind: field\nside: A\nfield: [수문장, null, null, null, null]\nactions:\n- {place: 별마데, slot: 2}\n", "별마대"),
+    ("kind: move\nattacker: A\nbogus: 1\ncells:\n  \"1,1\": {A: [{id: a, card: 수문장}]}\n", "bogus"),
+    ("kind: victory\nplayer: !!python/object:os.system A\n", "태그"),
+])
+def test_invalid_scenarios_are_one_korean_message_exit_1(tmp_path, text, needle):
+    p = run("simulate", write(tmp_path, text))
+    assert p.returncode == 1
+    assert needle in p.stderr and "s.yaml" in p.stderr
+    assert "Traceback" not in p.stderr and p.stdout == ""
+
+
+def test_people_output_for_each_kind(tmp_path):
+    for text, must in (("kind: victory\nplayer: A\nvp: {A: 6, B: 0}\ncells:\n  \"1,1\": {A: [{id: a, card: 수문장, state: settled}]}\n",
+                        "A 승리"),
+                       ("kind: field\nside: A\nfield: [수문장, null, null, null, null]\nactions:\n- {place: 봉수장, slot: 2}\n",
+                        "고급")):
+        p = run("simulate", write(tmp_path, text))
+        assert p.returncode == 0 and must in p.stdout
+
+
+def test_examples_command_runs_every_kind():
+    p = run("examples", "--json")
+    assert p.returncode == 0, p.stdout[-2000:]
+    d = json.loads(p.stdout)
+    kinds = {r["kind"] for r in d["examples"]}
+    assert kinds >= {"combat", "move", "victory", "field"}
+    assert d["counts"]["fail"] == 0 and d["counts"]["skipped"] == 0 and d["counts"]["pass"] >= 20
+
+
+def test_every_cited_rule_resolves():
+    corpus = load()
+    known = set(corpus.clauses) | set(corpus.interpretations) | set(corpus.rulings)
+    from flamer_ref.engine.runner import _ids_in
+
+    for ex in corpus.examples.values():
+        scns = ex.get("scenario")
+        if not scns:
+            continue
+        for s in scns if isinstance(scns, list) else [scns]:
+            if s["kind"] == "combat":
+                continue
+            d = run_any(parse_any(s, ex["id"], corpus), corpus)
+            ids: set = set()
+            _ids_in(d, ids)
+            assert ids <= known, ids - known

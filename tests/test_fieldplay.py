@@ -85,3 +85,18 @@ def test_amplifier_bond_and_set_card_activation(db):
     assert r.levels["수문장"] == 6 and "별마대" in r.active
     r = play(db, ["수문장", None, None, None, None], [{"activate": 2}, {"activate": 1}, {"place": "장인", "slot": 1}])
     assert [e["reason"] for e in r.errors] == ["empty-slot", "not-face-down", "slot-occupied"]
+
+
+def test_exhausted_kind_frees_its_slot_and_ends_its_effects(db):
+    r = play(db, ["수문장", "장인", "별마대", None, None], [])
+    assert r.levels["수문장"] == 6
+    from flamer_ref.engine.fieldplay import FieldPlay
+
+    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], "2026-09-25")
+    f.exhausted(0, 3)
+    f.exhausted(1, 5)
+    r = f.result()
+    assert r.slots[2]["top"] is None and "별마대" not in r.active
+    assert r.levels["수문장"] == 3
+    assert [e["reason"] for e in r.errors] == ["empty-slot"]
+    assert any(e["type"] == "removed" and e["rule"] == "field.kind-exhausted" for e in r.events)

@@ -21,6 +21,7 @@ ERROR_RULE = {
     "special-card": "field.activation",
     "grade-requirement": "field.grades",
     "response-must-be-set": "field.special.response-set",
+    "not-a-piece-card": "field.kind-exhausted",
 }
 
 
@@ -183,6 +184,26 @@ class FieldPlay:
                                 "rule": "field.uncover",
                                 "ruling": "ruling.2026-09-19.followup3" if same_round else None})
             self._entry_effect(index, i, below, again=True)
+
+    def exhausted(self, index: int, slot: int) -> None:
+        """The kind limit of the piece card on top of slot N is used up and none of
+        its pieces is left on the board: the card leaves the field, the slot is freed."""
+        if not 1 <= slot <= SLOTS:
+            self._error(index, "bad-slot", slot=slot)
+            return
+        i = slot - 1
+        card = self._top(i)
+        if card is None:
+            self._error(index, "empty-slot", slot=slot)
+            return
+        if card.type != "piece":
+            self._error(index, "not-a-piece-card", slot=slot, card=card.name)
+            return
+        self.slots[i].pop()
+        self.events.append({"type": "removed", "action": index, "card": card.name, "slot": slot,
+                            "rule": "field.kind-exhausted"})
+        if self._top(i) is None:
+            self.events.append({"type": "slot-freed", "action": index, "slot": slot, "rule": "field.kind-exhausted"})
 
     def next_round(self, index: int) -> None:
         self.round += 1

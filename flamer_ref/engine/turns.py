@@ -19,7 +19,7 @@ MOVE_ITEM_KEYS = ("piece", "path", "sp")
 VICTORY_KEYS = ("kind", "title", "as_of", "player", "vp", "homes", "cells", "board")
 FIELD_KEYS = ("kind", "title", "as_of", "side", "field", "actions")
 ACTION_KEYS = {"place": ("place", "slot", "face"), "activate": ("activate",), "trash": ("trash",),
-               "round": ("round",)}
+               "round": ("round",), "exhausted": ("exhausted",)}
 
 
 def _as_of(doc, sink) -> str | None:
@@ -246,9 +246,9 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
         if not isinstance(a, dict):
             sink.add(raw_actions, None, where, "행동은 매핑이어야 합니다 (예: {place: 별마대, slot: 3, face: up}).")
             continue
-        verb = next((k for k in ("place", "activate", "trash", "round") if k in a), None)
+        verb = next((k for k in ACTION_KEYS if k in a), None)
         if verb is None:
-            sink.add(a, None, where, "행동의 종류를 알 수 없습니다.", "place, activate, trash, round 중 하나를 적으세요")
+            sink.add(a, None, where, "행동의 종류를 알 수 없습니다.", "place, activate, trash, round, exhausted 중 하나를 적으세요")
             continue
         if not _unknown_keys(sink, a, ACTION_KEYS[verb], where):
             continue
@@ -294,6 +294,8 @@ def run_field(scn: dict, corpus, as_of: str | None = None) -> dict:
             f.activate(act[1], act[2])
         elif act[0] == "trash":
             f.trash(act[1], act[2])
+        elif act[0] == "exhausted":
+            f.exhausted(act[1], act[2])
         else:
             f.next_round(act[1])
     r = f.result()

@@ -73,6 +73,16 @@ class FieldPlay:
     def _active_piece_cards(self) -> list[tuple[int, Card]]:
         return [(i, c) for i in range(SLOTS) if (c := self._top(i)) and c.face_up and c.type == "piece"]
 
+    def _slot_top(self, index: int, slot: int) -> Card | None:
+        """The top card of slot N, or None after reporting why there is none."""
+        if not 1 <= slot <= SLOTS:
+            self._error(index, "bad-slot", slot=slot)
+            return None
+        card = self._top(slot - 1)
+        if card is None:
+            self._error(index, "empty-slot", slot=slot)
+        return card
+
     def _error(self, index: int, reason: str, **detail):
         self.errors.append({"action": index, "reason": reason, "rule": ERROR_RULE[reason], **detail})
 
@@ -136,12 +146,8 @@ class FieldPlay:
         return True
 
     def activate(self, index: int, slot: int) -> None:
-        if not 1 <= slot <= SLOTS:
-            self._error(index, "bad-slot", slot=slot)
-            return
-        card = self._top(slot - 1)
+        card = self._slot_top(index, slot)
         if card is None:
-            self._error(index, "empty-slot", slot=slot)
             return
         if card.face_up:
             self._error(index, "not-face-down", slot=slot, card=card.name)
@@ -157,14 +163,10 @@ class FieldPlay:
         self._entry_effect(index, slot - 1, card, again=card.shown_before)
 
     def trash(self, index: int, slot: int) -> None:
-        if not 1 <= slot <= SLOTS:
-            self._error(index, "bad-slot", slot=slot)
+        card = self._slot_top(index, slot)
+        if card is None:
             return
         i = slot - 1
-        card = self._top(i)
-        if card is None:
-            self._error(index, "empty-slot", slot=slot)
-            return
         self.slots[i].pop()
         self.events.append({"type": "trash", "action": index, "card": card.name, "slot": slot,
                             "rule": "field.special.trash" if card.type == "special" else "field.slots"})
@@ -188,14 +190,10 @@ class FieldPlay:
     def exhausted(self, index: int, slot: int) -> None:
         """The kind limit of the piece card on top of slot N is used up and none of
         its pieces is left on the board: the card leaves the field, the slot is freed."""
-        if not 1 <= slot <= SLOTS:
-            self._error(index, "bad-slot", slot=slot)
+        card = self._slot_top(index, slot)
+        if card is None:
             return
         i = slot - 1
-        card = self._top(i)
-        if card is None:
-            self._error(index, "empty-slot", slot=slot)
-            return
         if card.type != "piece":
             self._error(index, "not-a-piece-card", slot=slot, card=card.name)
             return

@@ -435,7 +435,7 @@ class Engine:
             if not target.on_board:
                 raise self.error(d, "target", f"대상 '{d.target}'는 선언 시점에 이미 보드에 없습니다 (앞선 비용으로 제거됨).")
         elif need_target:
-            raise self.error(d, None, f"'{d.card}'는 선언할 때 대상 기물을 정해야 합니다.", "target: 기물 id를 적으세요")
+            raise self.error(d, None, f"'{d.card or '효과'}'는 선언할 때 대상 기물을 정해야 합니다.", "target: 기물 id를 적으세요")
         if target is not None and edef is not None and not inline:
             want = edef.choose.get("target")
             if want in ("own-settled-piece", "own-piece") and target.side != d.side:
@@ -512,6 +512,10 @@ class Engine:
         if ref == fx.CHOSEN:
             return ctx["chosen"]
         if ref is None:
+            # an effect without its own cell applies where the item says (`cell:`), else
+            # (step 1) the combat's own cell
+            if ctx["chosen"] is not None:
+                return ctx["chosen"]
             if combat_cell is None:
                 raise self.error(d, "effect", "공격 효과에 cell이 없습니다.", "cell: \"x,y\"를 적으세요")
             return combat_cell
@@ -619,6 +623,9 @@ class Engine:
                 raise self.error(d, "cost", f"비용으로 파괴할 '{p.id}'는 이미 보드에 없습니다.")
             if p.side != d.side:
                 raise self.error(d, "cost", f"비용으로는 자기 기물만 파괴할 수 있는데 '{p.id}'는 {p.side}의 기물입니다.")
+            if p.id in to_pay:
+                raise self.error(d, "cost", f"비용으로 같은 기물 '{p.id}'를 두 번 파괴할 수 없습니다.",
+                                 "중복된 destroy 항목을 지우세요")
             to_pay.append(p.id)
         explosive = edef is not None and edef.card == "폭약"
         for pid in to_pay:
@@ -668,7 +675,12 @@ class Engine:
     def apply(self, pr, decl: _Decl, ctx, at: str, step: int) -> None:
         step_rule = "combat.step2.response" if step == 2 else "combat.step1.battle-cards"
         if isinstance(pr, fx.Attack):
-            cell = ctx["chosen"] if pr.cell == fx.CHOSEN else (pr.cell or at)
+            cell = ctx["chosen"] if pr.cell == fx.CHOSEN else (pr.cell or ctx["chosen"] or at)
+            if pr.amount <= 0:
+                # like a piece with ATK 0 or less: no attack is executed (no damage, no capture)
+                self.emit(E.NO_ATTACK, cell=cell, step=step, actor=decl.self_id, side=decl.d.side, source=decl.card,
+                          atk=pr.amount, why="atk-zero", rule="combat.attack")
+                return None
             if cell in self.ended:
                 return self.fizzle(decl, at, step, FizzleReason.COMBAT_ENDED, pr, cell=cell,
                                    rule="response.resolve.depart", ruling=R_VACATED)
@@ -739,6 +751,11 @@ class Engine:
         p.b_lv += pr.lv
         self.emit(E.BUFF, cell=p.cell, step=step, piece=p.id, atk=pr.atk, hp=pr.hp, lv=pr.lv, source=source,
                   duration="combat", rule=rule)
+        # combat.attack: a piece at HP 0 or less is captured at once, however it got there
+        # (a lowered HP too); the piece goes to its opponent's 포로 영역
+        hp = self.hp_or_none(p) if pr.hp < 0 else None
+        if hp is not None and hp <= 0:
+            self._hp_capture(p, None, self.opp(p.side), p.cell, step, None)
 
     # ------------------------------------------------------------ attacks ----
     def hit(self, cell, step, rnd, actor_id, side, amount, target: _P, level: int, order_ties, rule, source=None,
@@ -754,10 +771,13 @@ class Engine:
         if settled:
             self.capture(target, actor_id, side, CaptureReason.SETTLED_HIT, cell, step, rnd, "combat.settled")
         elif hp_after <= 0:
-            if target.card == "개미":
-                self.gap(UnresolvedReason.EFFECT_UNKNOWN, cell=cell, piece=target.id, card="개미", ability="불사",
-                         rule="combat.attack")
-            self.capture(target, actor_id, side, CaptureReason.HP, cell, step, rnd, "combat.attack")
+            self._hp_capture(target, actor_id, side, cell, step, rnd)
+
+    def _hp_capture(self, p: _P, by, side, cell, step, rnd) -> None:
+        if p.card == "개미":
+            self.gap(UnresolvedReason.EFFECT_UNKNOWN, cell=cell, piece=p.id, card="개미", ability="불사",
+                     rule="combat.attack")
+        self.capture(p, by, side, CaptureReason.HP, cell, step, rnd, "combat.attack")
 
     def capture(self, p: _P, by, side, reason: CaptureReason, cell, step, rnd, rule, ruling=None) -> None:
         self._take_off(p)
@@ -880,17 +900,24 @@ class Engine:
             ch5 = self.volley(cell, self.defender, 5, rnd)
             a_mob, d_mob = self.mobile(cell, self.attacker), self.mobile(cell, self.defender)
             nxt = "step7" if not (a_mob and d_mob) else ("repeat" if (ch4 or ch5) else "stalemate")
+            if nxt == "repeat" and rnd >= MAX_ROUNDS:
+                nxt = "round-limit"
             self.step(cell, 6, rnd, mobile={self.attacker: [p.id for p in a_mob], self.defender: [p.id for p in d_mob]},
                       next=nxt)
             if nxt == "step7":
                 break
             if nxt == "stalemate":
-                self.emit(E.STALEMATE, cell=cell, step=6, round=rnd, rule="interp.stalemate")
+                self.emit(E.STALEMATE, cell=cell, step=6, round=rnd, why="no-change", rule="interp.stalemate")
                 self.gap(UnresolvedReason.STALEMATE, cell=cell, round=rnd, rule="interp.stalemate")
                 return self.finish(cell, rnd, EndReason.STALEMATE, resolved_here)
-            if rnd >= MAX_ROUNDS:  # pragma: no cover - every changing round lowers a finite HP
-                self.gap(UnresolvedReason.STALEMATE, cell=cell, round=rnd, rule="interp.stalemate")
-                return self.finish(cell, rnd, EndReason.STALEMATE, resolved_here)
+            if nxt == "round-limit":
+                # every round so far changed something (the combat would end some day), but the
+                # HP left is too high for the tool to go on: not a stalemate, a computing limit
+                self.emit(E.STALEMATE, cell=cell, step=6, round=rnd, why="round-limit", limit=MAX_ROUNDS,
+                          rule="combat.step6.check")
+                self.gap(UnresolvedReason.ROUND_LIMIT, cell=cell, round=rnd, limit=MAX_ROUNDS,
+                         rule="combat.step6.check")
+                return self.finish(cell, rnd, EndReason.STALEMATE, resolved_here, rule="combat.step6.check")
         return self.finish(cell, rnd, EndReason.DECIDED, resolved_here, sweep=True)
 
     def sp_step(self, cell: str) -> None:
@@ -934,7 +961,7 @@ class Engine:
                         # other primitives in a (전투) SP: none are defined by the pages
 
     def finish(self, cell: str, rounds: int, reason: EndReason, resolved_here: bool, standoff: bool = False,
-               sweep: bool = False) -> CellResult:
+               sweep: bool = False, rule: str | None = None) -> CellResult:
         if sweep:
             self.step(cell, 7)
             self.sweep(cell)
@@ -948,7 +975,7 @@ class Engine:
         present = [s for s in left if left[s]]
         occupant = present[0] if len(present) == 1 else None
         self.emit(E.END, cell=cell, occupant=occupant, standoff=standoff, rounds=rounds, reason=reason.value,
-                  rule={EndReason.STANDOFF: "combat.standoff", EndReason.STALEMATE: "interp.stalemate",
+                  rule=rule or {EndReason.STANDOFF: "combat.standoff", EndReason.STALEMATE: "interp.stalemate",
                         EndReason.VACATED: "response.resolve.depart"}.get(reason, "combat.no-retreat"),
                   ruling=R_VACATED if reason is EndReason.VACATED else None)
         return CellResult(cell=cell, occupant=occupant, standoff=standoff, rounds=rounds,
@@ -1004,10 +1031,8 @@ class Engine:
             listed = [c for c in explicit if c in self._combat_cells]
             listed_set = set(listed)
             rest = [c for c in encounters if c not in listed_set]
-            for c in explicit:
-                if c not in self._combat_cells:
-                    self.assume(("order-not-encounter", c), choice="combat-order-cell-not-encounter", cell=c,
-                                rule="combat.order")
+            # a listed cell that is no encounter yet may become one when the stack resolves
+            # (response.resolve.new-encounter); it is reported at the end if it never fought
             if rest:
                 self.assume(("order-rest",), choice="combat-order-rest-sorted", cells=rest, rule="combat.order")
             pending = listed + rest
@@ -1055,7 +1080,22 @@ class Engine:
                     for c in fresh:
                         self._combat_cells.add(c)
                         new_cells.add(c)
-                    pending.extend(fresh)
+                    # the attacker's order (combat_order) places a new encounter among the combats
+                    # still to come; unlisted cells keep their place after the listed ones
+                    queue = list(pending) + fresh
+                    rank = {c: i for i, c in enumerate(queue)}
+                    queue.sort(key=lambda c: (pos.get(c, len(pos)), rank[c]))
+                    pending = deque(queue)
+        if explicit is not None:
+            for c in explicit:
+                if c not in self.order_used:
+                    self.assume(("order-not-encounter", c), choice="combat-order-cell-not-encounter", cell=c,
+                                rule="combat.order")
+        for d in self.scn.battle_cards:  # a (전투) card is declared in step 1 of a combat at its cell
+            if d.cell not in self._combat_cells:
+                raise self.error(d, "cell", f"(전투) 특수카드 항목의 셀 {d.cell}에서는 전투가 벌어지지 않습니다 — (전투) 특수카드는 "
+                                 f"전투 1단계에 그 전투 셀에서 선언합니다 (조항 combat.step1.battle-cards). 전투 셀: "
+                                 f"{', '.join(self.order_used) or '없음'}.", "cell을 전투가 벌어지는 셀로 고치세요")
         if self.stack and not first_done:
             self.gap(UnresolvedReason.NO_RESOLUTION_POINT, rule="response.cost.emptied-cell", ruling=R_VACATED,
                      declarations=[x.d.index for x in self.stack])

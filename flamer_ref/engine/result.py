@@ -23,7 +23,8 @@ type          fields (besides type, cell, step, round, rule, ruling)
 step          steps 1–7 of a combat. Step 1: ``skipped`` (no (전투) card). Step 2: ``empty`` with ``why``
               (``resolved-earlier``: a later combat, the stack was resolved in the first one;
               ``no-stack``). Steps 4/5: ``order`` (the acting side's mobile pieces, in attack order).
-              Step 6: ``mobile`` ({side: [ids]}) and ``next`` (``repeat`` | ``step7`` | ``stalemate``)
+              Step 6: ``mobile`` ({side: [ids]}) and ``next`` (``repeat`` | ``step7`` | ``stalemate`` |
+              ``round-limit``)
 field         ``side``, ``effect`` (``병풍`` | ``trash``), ``card`` (the card whose pieces change / the card
               trashed), ``source`` (the card giving the effect), ``pieces``, ``lv``, ``slot`` (1-based);
               ``phase: "setup"`` before the combats, else ``cell`` and ``step: 2`` (recomputed after the
@@ -53,7 +54,9 @@ capture       ``piece``, ``by``, ``side`` (the capturing side), ``reason`` (``hp
 fragment      ``piece``, ``by``, ``side``, ``reason`` (as capture, or ``cost``), ``because`` (the clause that
               removed it): a structure became a 구조물 조각 instead of a prisoner
 standoff      —  neither side had a mobile piece at the first step 4 (대립)
-stalemate     —  a round of steps 4–5 changed nothing; computing stopped (see ``unresolved``)
+stalemate     ``why``: ``no-change`` — a round of steps 4–5 changed nothing; ``round-limit`` — every round
+              changed something but the combat had not ended after ``limit`` rounds. Computing stopped
+              either way (see ``unresolved``: ``stalemate`` / ``round-limit``)
 vacated       ``side`` (the side with no piece left), ``cause`` (``cost`` | ``stack``),
               ``continues`` (true as of 2026-09-24, false before: the combat ended on the spot)
 sweep         ``side`` (the sweeping side, null for ``nothing-to-sweep``), ``pieces``, ``applies`` (false:

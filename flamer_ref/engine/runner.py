@@ -78,8 +78,11 @@ def outcome(result_json: dict) -> dict:
     keep = {}
     for c, v in result_json["cells"].items():
         keep[c] = {k: v[k] for k in ("occupant", "standoff", "rounds", "survivors", "end")}
-    return {"cells": keep, "prisoners": result_json["prisoners"], "fragments": result_json["fragments"],
-            "removed": result_json["removed"], "positions": result_json["positions"],
+    # prisoners, fragments and removed pieces are sets: the order they were taken in depends on
+    # the combat order alone and is no difference in outcome
+    return {"cells": keep, "prisoners": {s: sorted(v) for s, v in result_json["prisoners"].items()},
+            "fragments": sorted(result_json["fragments"]),
+            "removed": sorted(result_json["removed"]), "positions": result_json["positions"],
             "unresolved": sorted({f"{u['reason']}@{u.get('cell') or '-'}" for u in result_json["unresolved"]})}
 
 

@@ -86,6 +86,7 @@ class FizzleReason(str, Enum):
 
 class UnresolvedReason(str, Enum):
     STALEMATE = "stalemate"
+    ROUND_LIMIT = "round-limit"  # the combat still changes but did not end within MAX_ROUNDS rounds
     RULING_NOT_IN_FORCE = "ruling-not-in-force"
     EFFECT_UNKNOWN = "effect-unknown"
     NO_RESOLUTION_POINT = "no-resolution-point"

@@ -26,3 +26,15 @@ def test_atk_zero_alone_does_not_sweep(run):
     assert sw["rule"] == "interp.sweep.attack-executed"
     assert res["prisoners"]["A"] == []
     assert res["cells"]["1,1"]["occupant"] is None
+
+
+def test_attack_effect_of_zero_or_less_executes_no_attack(run):
+    # an N ATK attack effect with N <= 0 is no attack: no damage, no settled-hit capture, no healing
+    for n in (0, -2):
+        res = run(scenario({"1,1": {"A": [P("a", lv=3, hp=3, atk=0)], "B": [P("s", lv=1, hp=3, atk=1, state="settled"),
+                                                                            P("b", lv=1, hp=3, atk=0)]}},
+                           response=[{"side": "B", "effect": {"attack": n, "cell": "1,1"}}]))
+        assert not [e for e in events(res, "attack") if e["step"] == 2]
+        no = [e for e in events(res, "no-attack") if e["step"] == 2][0]
+        assert no["atk"] == n and no["why"] == "atk-zero"
+        assert res["prisoners"]["B"] == []

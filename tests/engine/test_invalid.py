@@ -151,3 +151,22 @@ def test_target_not_in_cells(run):
 def test_bad_as_of(run):
     err = run.invalid(scenario({"1,1": {"A": [P("a")], "B": [P("b")]}}, as_of="2026-13-01"))
     assert err.problems[0].key == "as_of"
+
+
+def test_same_piece_destroyed_twice_as_cost(run):
+    err = run.invalid(scenario({"1,1": {"A": [P("a")], "B": [P("b"), P("c")]}},
+                               response=[{"side": "B", "effect": {"attack": 1, "cell": "1,1"},
+                                          "cost": [{"destroy": "c"}, {"destroy": "c"}]}]))
+    assert err.problems[0].key == "response[0].cost" and "'c'" in err.message
+
+
+def test_inline_effect_without_target_names_no_card(run):
+    err = run.invalid(scenario({"1,1": {"A": [P("a")], "B": [P("b")]}},
+                               response=[{"side": "B", "effect": {"buff": "target", "atk": 1}}]))
+    assert "None" not in err.message and "target" in (err.problems[0].fix or "")
+
+
+def test_battle_card_on_a_cell_without_combat(run):
+    err = run.invalid(scenario({"1,1": {"A": [P("a")], "B": [P("b")]}},
+                               battle_cards=[{"side": "A", "cell": "9,9", "effect": {"attack": 1}}]))
+    assert err.problems[0].key == "battle_cards[0].cell" and "9,9" in err.message

@@ -158,3 +158,47 @@ def test_first_combat_vacated_by_stack_runs_on(run):
     v = events(res, "vacated")[0]
     assert v["continues"] is True and v["ruling"] == "ruling.2026-09-24.vacated-combat"
     assert any(e["step"] == 7 for e in events(res, "step", cell="1,1"))
+
+
+def test_inline_attack_without_cell_uses_item_cell(run):
+    # the item's `cell` is where an inline attack without its own cell applies
+    res = run(two_cells(response=[{"side": "B", "effect": {"attack": 2}, "cell": "5,5"}]))
+    (a,) = [e for e in events(res, "attack") if e["step"] == 2]
+    assert (a["cell"], a["target"], a["amount"]) == ("5,5", "a5", 2)
+    assert events(res, "declare")[0]["applies"] == ["5,5"]
+    err = run.invalid(two_cells(response=[{"side": "B", "effect": {"attack": 2}, "cell": "0,0"}]))
+    assert "response.attack-cells" in err.message and err.problems[0].key == "response[0].cell"
+
+
+def test_combat_order_places_a_new_encounter(run):
+    # 0,0 becomes an encounter only when the stack resolves; the attacker's order puts it second
+    res = run(two_cells(combat_order=["1,1", "0,0", "5,5"],
+                        response=[{"side": "B", "effect": {"move": "b", "to": "0,0"}}]))
+    assert res["order"] == ["1,1", "0,0", "5,5"]
+    assert not [a for a in res["assumed"] if a["choice"] == "combat-order-cell-not-encounter"]
+    res = run(two_cells(combat_order=["9,9", "5,5"]))
+    assert res["order"] == ["5,5", "1,1"]
+    (a,) = [a for a in res["assumed"] if a["choice"] == "combat-order-cell-not-encounter"]
+    assert a["cell"] == "9,9"
+
+
+def test_lowered_hp_to_zero_captures_at_once(run):
+    # combat.attack: a piece at HP 0 or less is captured at once — also by a lowered HP
+    res = run(scenario({"1,1": {"A": [P("a", lv=3, hp=3, atk=5)], "B": [P("b", lv=3, hp=9, atk=1)]}},
+                       response=[{"side": "B", "effect": {"buff": "a", "hp": -3}}]))
+    cap = events(res, "capture", piece="a")[0]
+    assert (cap["step"], cap["reason"], cap["side"], cap["by"]) == (2, "hp", "B", None)
+    assert res["prisoners"]["B"] == ["a"] and all(e["actor"] != "a" for e in events(res, "attack"))
+    res = run(scenario({"1,1": {"A": [P("a", lv=3, hp=3, atk=5)], "B": [P("b", lv=3, hp=9, atk=1)]}},
+                       response=[{"side": "B", "effect": {"buff": "a", "hp": -2}}]))
+    assert events(res, "attack", actor="a")[0]["amount"] == 5
+
+
+def test_branches_do_not_split_on_capture_order(run, corpus):
+    # two independent combats: the order changes only the order of the prisoner lists
+    from flamer_ref.engine import runner
+
+    scn = run.parse(scenario({"1,1": {"A": [P("a", atk=3)], "B": [P("b")]},
+                              "2,2": {"A": [P("c", atk=3)], "B": [P("d")]}}))
+    out = runner.branches(scn, corpus, None)
+    assert out["orders_tried"] == 2 and out["distinct"] == 1

@@ -20,3 +20,19 @@ def test_stalemate_after_some_rounds(run):
     assert res["prisoners"]["A"] == ["b", "v"]
     res = run(scenario({"1,1": {"A": [P("a", lv=5, hp=9, atk=0)], "B": [P("b", lv=5, hp=9, atk=0), P("c", lv=1, hp=1, atk=0)]}}))
     assert res["unresolved"][0]["reason"] == "stalemate"
+
+
+def test_round_limit_is_not_called_nothing_changed(run, monkeypatch):
+    # HP far beyond the computing limit: every round changes something, so it is no stalemate;
+    # computing stops at the limit and says so (round-limit), and it terminates
+    from flamer_ref.engine import combat
+
+    monkeypatch.setattr(combat, "MAX_ROUNDS", 50)
+    res = run(scenario({"1,1": {"A": [P("a", hp=10_000, atk=1)], "B": [P("b", hp=10_000, atk=1)]}}))
+    c = res["cells"]["1,1"]
+    assert c["rounds"] == 50 and c["occupant"] is None and c["end"] == "stalemate"
+    (u,) = res["unresolved"]
+    assert u["reason"] == "round-limit" and u["limit"] == 50 and "50" in u["message"]
+    assert "아무것도 바뀌지 않" not in u["message"]
+    assert events(res, "stalemate")[0]["why"] == "round-limit"
+    assert events(res, "step", step=6)[-1]["next"] == "round-limit"

@@ -81,8 +81,36 @@ def _yaml_problem(path: str, exc: yaml.YAMLError) -> Problem:
         tag = m.group(1).replace("tag:yaml.org,2002:", "!!") if m else "?"
         return Problem(path, line, None, f"허용되지 않는 YAML 태그 '{tag}'가 있습니다.",
                        "'!'로 시작하는 태그를 지우고 일반 값으로 적으세요")
-    return Problem(path, line, None, f"YAML 문법 오류: {problem}",
-                   "들여쓰기, 따옴표, ':' 뒤의 공백을 확인하세요")
+    ko = _yaml_problem_ko(str(problem))
+    return Problem(path, line, None, f"YAML 문법 오류: {ko}",
+                   "들여쓰기, 따옴표, ':' 뒤의 공백을 확인하세요 (오류는 표시한 행이나 그 바로 앞 행에 있습니다)")
+
+
+_YAML_KO = (
+    ("did not find expected ',' or ']'", "목록 '[...]'이 닫히지 않았거나 ','가 빠졌습니다"),
+    ("did not find expected ',' or '}'", "매핑 '{...}'이 닫히지 않았거나 ','가 빠졌습니다"),
+    ("mapping values are not allowed", "여기에는 ':'를 쓸 수 없습니다 — 값 안에 ': '가 있으면 따옴표로 감싸세요"),
+    ("tab character", "탭 문자로 들여썼습니다 — 공백으로 들여쓰세요"),
+    ("could not find expected ':'", "'키: 값'의 ':'가 없습니다"),
+    ("did not find expected key", "키가 와야 할 자리입니다 — 들여쓰기가 어긋났습니다"),
+    ("did not find expected '-' indicator", "목록 항목의 '-'가 와야 할 자리입니다 — 들여쓰기가 어긋났습니다"),
+    ("did not find expected node content", "값이 와야 할 자리에 값이 없습니다"),
+    ("that cannot start any token", "값을 시작할 수 없는 문자가 있습니다 (탭 들여쓰기나 '@', '`' 등 — 공백으로 들여쓰고 값은 따옴표로 감싸세요)"),
+    ("found unexpected end of stream", "따옴표나 괄호가 닫히지 않은 채 파일이 끝났습니다"),
+    ("found undefined alias", "정의되지 않은 별칭(*이름)을 썼습니다"),
+    ("found unknown escape character", "큰따옴표 안에 알 수 없는 '\\' 이스케이프가 있습니다"),
+    ("expected <block end>, but found", "들여쓰기가 어긋났습니다 — 같은 수준의 항목은 같은 칸에서 시작해야 합니다"),
+    ("block sequence entries are not allowed", "여기에는 목록 항목('- ')을 쓸 수 없습니다 — 들여쓰기를 확인하세요"),
+    ("found duplicate anchor", "같은 별칭(&이름)을 두 번 정의했습니다"),
+    ("unacceptable character", "YAML에 쓸 수 없는 문자가 있습니다"),
+)
+
+
+def _yaml_problem_ko(problem: str) -> str:
+    for en, ko in _YAML_KO:
+        if en in problem:
+            return ko
+    return f"YAML로 읽을 수 없습니다 (파서: {problem})"
 
 
 def parse_text(text: str, path: str):

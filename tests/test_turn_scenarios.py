@@ -130,6 +130,8 @@ actions:
     ("kind: field\nside: A\nfield: [수문장, null, null, null, null]\nactions:\n- {place: 별마데, slot: 2}\n", "별마대"),
     ("kind: move\nattacker: A\nbogus: 1\ncells:\n  \"1,1\": {A: [{id: a, card: 수문장}]}\n", "bogus"),
     ("kind: victory\nplayer: !!python/object:os.system A\n", "태그"),
+    ("kind: move\nactivate: [\"1,1\"\nmoves: []\n", "닫히지"),
+    ("kind: move\n\tattacker: A\n", "탭"),
 ])
 def test_invalid_scenarios_are_one_korean_message_exit_1(tmp_path, text, needle):
     p = run("simulate", write(tmp_path, text))

@@ -1156,9 +1156,12 @@ def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | No
             gc.enable()
 
 
-def combat_orders(scn: Scenario, corpus, limit: int = 6) -> list[tuple[str, ...]]:
-    """Every order the attacker could choose for the initial encounter cells
-    (all permutations up to `limit` cells; beyond that, each cell first and the rest sorted)."""
+def combat_orders(scn: Scenario, corpus, limit: int = 1) -> list[tuple[str, ...]]:
+    """The orders the attacker could choose for the initial encounter cells that
+    can lead to different outcomes. Only the first combat matters: it hosts the
+    whole stack's resolution (response.resolve.once), and combats in different
+    cells do not otherwise affect each other here. So each cell is tried first,
+    the rest sorted; `limit` > 1 tries every permutation up to that many cells."""
     cells: dict[str, set] = {}
     for p in scn.pieces:
         cells.setdefault(p.cell, set()).add(p.side)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import DataError, Problem
+from .errors import line_of as _line
 from .paths import cache_dir, data_root
 
 CACHE_FORMAT = 3
@@ -78,13 +79,6 @@ TIMING_ROWS = {"round": "누구의 라운드", "when": "턴·단계", "from": "�
                "counter": "맞대응", "encounter": "조우 필요", "after": "그 뒤", "duration": "효과 지속"}
 
 _TYPE_KO = {str: "문자열", int: "정수", bool: "참/거짓", list: "목록", dict: "매핑", type(None): "null"}
-
-
-def _line(obj, key=None):
-    fn = getattr(obj, "line_of", None)
-    if fn is None:
-        return None
-    return fn(key) if key is not None else getattr(obj, "line", None)
 
 
 class _Checker:

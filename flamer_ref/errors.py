@@ -6,6 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def line_of(obj, key=None) -> int | None:
+    """The YAML line of a parsed mapping (or of one of its keys), if known."""
+    fn = getattr(obj, "line_of", None)
+    if fn is None:
+        return None
+    return fn(key) if key is not None else getattr(obj, "line", None)
+
+
 class FlamerError(Exception):
     """Base for every error the CLI reports to a person."""
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import DataError, Problem
+from ..errors import line_of as _line
 from .types import PieceState
 
 TARGET, SELF, BONDED, CHOSEN = "target", "self", "bonded", "chosen"
@@ -139,13 +140,6 @@ class EffectDef:
 
 
 # ----------------------------------------------------------------- parsing ----
-def _line(obj, key=None):
-    fn = getattr(obj, "line_of", None)
-    if fn is None:
-        return None
-    return fn(key) if key is not None else getattr(obj, "line", None)
-
-
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 

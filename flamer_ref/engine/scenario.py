@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import DataError, Problem
+from ..errors import line_of as _line
 from .effects import Destroy, Primitive, _Sink, parse_destroy, parse_effect_list
 from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
 
@@ -112,13 +113,6 @@ class Scenario:
 
 
 # ---------------------------------------------------------------- helpers ----
-def _line(obj, key=None):
-    fn = getattr(obj, "line_of", None)
-    if fn is None:
-        return None
-    return fn(key) if key is not None else getattr(obj, "line", None)
-
-
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 

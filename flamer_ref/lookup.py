@@ -56,7 +56,10 @@ def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
         return {**parent, "interpretation": {"id": it["id"], "title": it["title"], "text": it["text"],
                                              "basis": it["basis"], "label": "해석 (공식 판정 아님)"}}
     if rule_id in corpus.rulings:
-        raise NotFound(f"'{rule_id}'는 조항이 아니라 판정입니다. 'flamer rulings'로 보세요.")
+        r = corpus.rulings[rule_id]
+        return {**ruling_view(r), "kind": "ruling", "text": r["summary"], "as_of": as_of,
+                "in_force": r["date"] <= as_of, "source_titles": corpus.source_title(r["source"]),
+                "clause_titles": [{"id": c, "title": corpus.clauses[c]["title"]} for c in r["clauses"]]}
     c = corpus.clauses.get(rule_id)
     if c is None:
         raise NotFound(f"조항 '{rule_id}'가 없습니다.", _id_candidates(corpus, rule_id, corpus.clauses, "title"))
@@ -77,7 +80,7 @@ def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
                     "아래는 현재 문안입니다.")
     section = corpus.sections[c["section"]]
     return {
-        "id": c["id"], "title": c["title"], "text": text, "text_status": text_status, "as_of": as_of,
+        "kind": "clause", "id": c["id"], "title": c["title"], "text": text, "text_status": text_status, "as_of": as_of,
         "note": note, "section": c["section"], "section_title": section["title"],
         "source": corpus.source_title(c["source"]), "source_ids": list(c["source"]),
         "rulings": [ruling_view(r) for r in in_force],

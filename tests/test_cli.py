@@ -215,3 +215,11 @@ def test_people_output_fits_80_columns(args):
     p = run(*args)
     assert p.returncode == 0, p.stderr
     assert max(display_width(line) for line in p.stdout.splitlines()) <= 80
+
+
+def test_rule_resolves_ruling_ids_too():
+    d = run_json("rule", "ruling.2026-09-24.vacated-combat")
+    assert d["kind"] == "ruling" and d["date"] == "2026-09-24" and d["supersedes"] == "그 자리에서 종료"
+    assert "response.resolve.depart" in d["clauses"]
+    p = run("rule", "ruling.2026-09-24.vacated-combat", "--as-of", "2026-09-20")
+    assert p.returncode == 0 and "아직 없던" in p.stdout

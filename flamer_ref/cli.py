@@ -200,14 +200,29 @@ def term(
 @app.command()
 def faq(
     faq_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="FAQ id. 없으면 전체."),
+    fmt: str = typer.Option("text", "--format", metavar="text|md|html",
+                            help="text(터미널), md, html(인쇄용 페이지, 페이지별로 묶음)."),
     as_json: bool = JSON_OPT,
 ):
-    """'자주 하는 실수 · 질문' 항목을 봅니다."""
+    """'자주 하는 실수 · 질문' 항목을 봅니다. --format html은 인쇄용 FAQ 페이지입니다."""
+    if fmt not in ("text", "md", "html"):
+        raise typer.BadParameter(f"'{fmt}'는 없는 형식입니다. text, md, html 중 하나를 고르세요.", param_hint="--format")
 
     def go():
         from .lookup import faq as do_faq
 
-        _emit(do_faq(_corpus(), faq_id), as_json, "cli/faq.txt.j2")
+        data = do_faq(_corpus(), faq_id)
+        if as_json or fmt == "text":
+            _emit(data, as_json, "cli/faq.txt.j2")
+            return
+        from .render import render
+
+        groups: list[dict] = []
+        for f in data["faq"]:
+            if not groups or groups[-1]["source"] != f["source"]:
+                groups.append({"source": f["source"], "faq": []})
+            groups[-1]["faq"].append(f)
+        sys.stdout.write(render(f"faq/faq.{fmt}.j2", groups=groups))
 
     _run(go)
 

@@ -223,3 +223,13 @@ def test_rule_resolves_ruling_ids_too():
     assert "response.resolve.depart" in d["clauses"]
     p = run("rule", "ruling.2026-09-24.vacated-combat", "--as-of", "2026-09-20")
     assert p.returncode == 0 and "아직 없던" in p.stdout
+
+
+def test_printable_faq_pages():
+    p = run("faq", "--format", "html")
+    assert p.returncode == 0 and p.stdout.startswith("<!doctype html>")
+    assert p.stdout.count('class="qa"') == len(load().faq)
+    assert "@page" in p.stdout and "<h2>" in p.stdout
+    p = run("faq", "--format", "md")
+    assert p.returncode == 0 and p.stdout.count("**Q. ") == len(load().faq)
+    assert run("faq", "--format", "pdf").returncode == 2

@@ -32,7 +32,8 @@ RULING_STATUS = {
     "confirmed": "확정", "corrected": "정정", "revised": "개정", "abolished": "폐지",
     "introduced": "도입", "codified": "명문화", "followup": "후속",
 }
-EXAMPLE_TYPES = {"rulebook": "룰북 예시", "board": "보드 상황 상세 예시", "figure": "그림보드 예시"}
+EXAMPLE_TYPES = {"rulebook": "룰북 예시", "board": "보드 상황 상세 예시", "figure": "그림보드 예시",
+                 "reasoned": "규칙에서 따라 나오는 판정 (룰북 예시 아님)"}
 
 # ---------------------------------------------------------------- schema ----
 # key -> (allowed types, required). "strs" = list of strings, "ids" = list of ids.
@@ -53,7 +54,8 @@ SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
                "clauses": ((_L,), True), "supersedes": ((_S, _N), False),
                "earlier_rule": ((_S, _N), False), "source": ((_L, _S), True)},
     "faq": {"id": ((_S,), True), "question": ((_S,), True), "answer": ((_S,), True),
-            "clauses": ((_L,), True), "source": ((_S,), True), "keywords": ((_L,), False)},
+            "clauses": ((_L,), True), "source": ((_S,), True), "keywords": ((_L,), False),
+            "scenario": ((_D, _L), False), "expected": ((_D, _L), False)},
     "term": {"id": ((_S,), True), "term": ((_S,), True), "aliases": ((_L,), False),
              "definition": ((_S,), True), "clauses": ((_L,), False), "source": ((_S, _L), True)},
     "example": {"id": ((_S,), True), "title": ((_S,), True), "type": ((_S,), True),

@@ -222,7 +222,8 @@ def check_examples(corpus, as_of: str | None = None) -> dict:
     An example may carry a list of scenarios (with a list of expected results):
     each is checked as its own row, named ID#n (1-based)."""
     rows = []
-    for eid, ex in corpus.examples.items():
+    items = list(corpus.examples.items()) + [(fid, {**f, "title": f["question"]}) for fid, f in corpus.faq.items()]
+    for eid, ex in items:
         scn_obj = ex.get("scenario")
         if not scn_obj:
             continue

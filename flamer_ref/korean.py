@@ -41,6 +41,38 @@ PARTICLES = (
     "은", "는", "이", "가", "을", "를", "의", "에", "도", "만", "로", "와", "과", "랑", "면",
 )
 
+# What a player may type after a noun in a search: particles, the endings of
+# 하다/되다/받다/당하다/시키다 put straight onto it (이동할, 은퇴된, 공격받으면),
+# question endings and the copula (도르란, 뭐예요). Matched on jamo, so text typed
+# in English mode (wjdckrdl) loses them too; up to two may follow each other.
+ENDINGS = frozenset(PARTICLES + (
+    "께서", "엔", "에선", "이라", "라", "이란", "란", "이라는", "라는", "이라도", "라도", "이라면", "라면",
+    "이야", "야", "이요", "요", "이지", "지", "인가요", "인가", "인데", "인지", "이고", "고", "이며", "며",
+    "이에요", "예요", "에요", "이죠", "죠", "이냐", "냐", "나요", "까", "까요", "어요", "아요", "여요", "어", "아",
+    "하다", "하면", "하는", "하나요", "하나", "한", "할", "함", "해", "해도", "해요", "했", "했을", "했는데",
+    "하려면", "하지", "하게", "하여", "하고", "할때", "할까요", "해야", "하죠",
+    "되다", "되면", "되는", "되나요", "되나", "된", "될", "됨", "돼", "돼요", "되요", "됐", "되어", "되고", "되지",
+    "되죠", "될때", "돼도", "되도", "되어도", "되었", "됩니다", "됐을",
+    "받다", "받으면", "받는", "받나요", "받은", "받을", "받아", "받고", "받아도", "받았", "받을때",
+    "당하다", "당하면", "당한", "당하는", "당할", "당해", "당해도", "당했",
+    "시키다", "시키면", "시킨", "시키는", "시킬", "시켜", "시켜도",
+    "들", "들은", "들이", "들을", "들의", "끼리", "마다", "밖에", "조차", "까지는", "부터는",
+))
+
+# Words that carry no rule content in a question (어떻게 되나요, 할 수 있나요,
+# 뭐예요): they count for little in the score instead of drowning the words that do.
+STOPWORDS = frozenset((
+    "어떻게", "어떡해", "어떻", "어떤", "어찌", "되나요", "되나", "돼요", "되요", "됨", "돼", "되는지", "됩니까", "됩니다",
+    "되죠", "될까요", "있나요", "있어", "있어요", "있음", "있는", "있을", "있는지", "있죠", "있습니까", "없나요", "없어",
+    "없어요", "수", "뭐", "뭐야", "뭐예요", "뭐에요", "뭔가요", "뭔데", "뭔지", "무엇", "무엇인가요", "무슨", "왜", "좀",
+    "그냥", "가능", "가능한가요", "가능해", "가능함", "가능한지", "가능해요", "하나요", "할까요", "인가요", "건가요",
+    "거", "것", "건", "게", "알려줘", "알려주세요", "궁금", "궁금해요", "궁금합니다", "질문", "경우", "때", "요", "나요",
+    "해도", "하면", "되면", "돼도", "되도", "의미", "설명", "말", "말인가요", "이거", "이건", "그거",
+    "그럼", "그러면", "근데", "혹시", "정확히", "맞나요", "맞아요", "맞죠", "되는", "하는", "할", "된", "될",
+    "합니까", "해요", "하죠", "이다", "입니다", "인지", "는지", "는데", "중", "중에", "도중", "도중에", "동안", "나", "어디", "어디로", "어디에", "어디서", "어느", "가나요", "가요", "가는지",
+    "필요해", "필요한가요", "필요해요", "해야", "가는", "갈", "가면", "가서", "오는", "뭐가", "뭘", "무엇을", "무엇이", "어때", "어때요",
+))
+
 WORD_RE = re.compile(r"[0-9A-Za-z\uac00-\ud7a3\u3131-\u318e]+")
 
 
@@ -118,6 +150,99 @@ def strip_particle(word: str) -> str | None:
     return None
 
 
+# Particles that come only after a vowel, and their forms that come only after a
+# final consonant: 장면이 is 장면 + 이, never 장 + 면이 (after 장 it would be 이면).
+_AFTER_VOWEL = ("는", "가", "를", "와", "로", "로는", "로도", "면", "란", "랑", "라", "라는", "라도", "라면", "야",
+                "예요", "며")
+_AFTER_FINAL = ("은", "이", "을", "과", "으로", "으로는", "으로도", "이면", "으면", "이란", "이랑", "이라", "이라는",
+                "이라도", "이라면", "이야", "이에요", "이며")
+
+
+# The last syllable of every ending: a word ending otherwise carries none.
+ENDING_LAST = frozenset(e[-1] for e in ENDINGS)
+_SETS: dict = {}  # the endings as jamo, made on first use (not on import: a cold search may need none)
+
+
+def _ending_sets() -> dict:
+    if not _SETS:
+        _SETS["all"] = frozenset(jamo(e) for e in ENDINGS)
+        _SETS["max"] = 2 * max(len(e) for e in _SETS["all"])
+        _SETS["after_vowel"] = frozenset(jamo(e) for e in _AFTER_VOWEL)
+        _SETS["after_final"] = frozenset(jamo(e) for e in _AFTER_FINAL)
+    return _SETS
+
+
+def may_carry_ending(word: str) -> bool:
+    """False when the word's last syllable ends no ending (정착, 기물); True
+    otherwise and for words not in Hangul syllables (jamo, English-mode keys)."""
+    return not is_syllable(word[-1]) or word[-1] in ENDING_LAST
+
+
+def is_ending(tail: str) -> bool:
+    """Is the jamo string one ending, or two in a row (에서+는, 되+나요)?"""
+    ends = _ending_sets()["all"]
+    if tail in ends:
+        return True
+    return any(tail[:k] in ends and tail[k:] in ends for k in range(1, len(tail)))
+
+
+def _fits(head: str, ending: str) -> bool:
+    """May this particle follow this head (jamo), by the head's last sound?"""
+    last = head[-1]
+    if last in VOWELS:
+        return ending not in _SETS["after_final"]
+    if "\u3131" <= last <= "\u314e":  # a final consonant (ㄹ also takes 로)
+        return ending not in _SETS["after_vowel"] or (last == "ㄹ" and ending.startswith("ㄹㅗ"))
+    return True
+
+
+def ending_heads(j: str, vocabulary) -> list[str]:
+    """Every head of the jamo string `j` that is in `vocabulary` and is followed
+    only by endings (particles, verb and question endings) that may follow it,
+    longest first."""
+    sets = _ending_sets()
+    ends, longest = sets["all"], sets["max"]
+    out = []
+    for k in range(len(j) - 1, 1, -1):
+        head, tail = j[:k], j[k:]
+        if len(tail) > longest or head not in vocabulary:
+            continue
+        if (tail in ends and _fits(head, tail)) or any(
+                tail[:m] in ends and tail[m:] in ends and _fits(head, tail[:m]) for m in range(1, len(tail))):
+            out.append(head)
+    return out
+
+
+def strip_ending(j: str, vocabulary) -> str | None:
+    """The longest head of `j` in `vocabulary` followed only by endings, or None."""
+    heads = ending_heads(j, vocabulary)
+    return heads[0] if heads else None
+
+
+def ending_length(j: str) -> int:
+    """Jamo taken by the longest ending (or two) that `j` ends with, leaving at
+    least one syllable before it; 0 when it ends with none."""
+    longest = _ending_sets()["max"]
+    for k in range(2, len(j)):
+        if len(j) - k <= longest and is_ending(j[k:]):
+            return len(j) - k
+    return 0
+
+
+VOWELS = frozenset(_JUNG) | frozenset("".join(_KEYSTROKES[v] for v in _JUNG if v in _KEYSTROKES))
+
+
+def syllable_count(j: str) -> int:
+    """Hangul syllables in a jamo string: one per run of vowels."""
+    n, prev = 0, False
+    for ch in j:
+        v = ch in VOWELS
+        if v and not prev:
+            n += 1
+        prev = v
+    return n
+
+
 def display_width(text: str) -> int:
     """Terminal columns: East Asian wide and full-width characters take two."""
     w = 0
@@ -158,10 +283,22 @@ def josa(word: str, pair: str) -> str:
     """Attach the right particle of a pair such as '이/가', '을/를', '은/는',
     '과/와', '으로/로' to a word, by its last syllable's final consonant."""
     with_final, without = pair.split("/")
-    last = word[-1] if word else ""
+    base = word
+    if base.endswith(")") and "(" in base:  # 'gk(수문장)': the particle follows the word outside
+        base = base[:base.rindex("(")]
+    last = base[-1] if base else ""
     if is_syllable(last):
         final = (ord(last) - _SBASE) % 28
         if pair == "으로/로" and final == 8:  # ㄹ takes 로
             return word + without
         return word + (with_final if final else without)
+    if last in _DIGIT_FINAL:  # a number is read in Korean: 1 일, 3 삼, 6 육 ...
+        final = _DIGIT_FINAL[last]
+        if pair == "으로/로" and final == "ㄹ":
+            return word + without
+        return word + (with_final if final else without)
     return word + f"{with_final}({without})"
+
+
+#: the final consonant of each digit read in Korean (영 일 이 삼 사 오 육 칠 팔 구)
+_DIGIT_FINAL = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ", "9": ""}

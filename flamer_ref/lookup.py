@@ -353,9 +353,22 @@ def timing(corpus: Corpus, name: str) -> dict:
             names[a] = "card:" + c["name"]
     for c in corpus.cards.values():
         for ab in c["abilities"]:
-            names.setdefault(ab["name"], f"ability:{c['name']}:{ab['name']}")
-            names.setdefault(f"{c['name']} {ab['name']}", f"ability:{c['name']}:{ab['name']}")
-    hit, corrected = resolve_name(q, names, "카드나 능력")
+            # a special card's effect is timed by the card itself: its ability names the card
+            key = "card:" + c["name"] if c["type"] == "special" else f"ability:{c['name']}:{ab['name']}"
+            names.setdefault(ab["name"], key)
+            names.setdefault(f"{c['name']} {ab['name']}", key)
+    try:
+        hit, corrected = resolve_name(q, names, "카드나 능력")
+    except (Ambiguous, NotFound) as exc:
+        # candidates as people type them, not the internal keys
+        shown = []
+        for k, _ in exc.candidates:
+            kind, _, rest = k.partition(":")
+            item = (rest.replace(":", " "), "능력" if kind == "ability" else "카드")
+            if item not in shown:
+                shown.append(item)
+        exc.candidates[:] = shown
+        raise type(exc)(exc.message.split("\n")[0], shown) from None
     if hit.startswith("card:"):
         c = corpus.cards[hit[5:]]
         return {"query": name, "matched": {"kind": "card", "name": c["name"]}, "corrected": corrected,

@@ -100,3 +100,48 @@ def test_exhausted_kind_frees_its_slot_and_ends_its_effects(db):
     assert r.levels["수문장"] == 3
     assert [e["reason"] for e in r.errors] == ["empty-slot"]
     assert any(e["type"] == "removed" and e["rule"] == "field.kind-exhausted" for e in r.events)
+
+
+def test_a_covered_face_down_piece_card_comes_back_face_down(db):
+    # regression: uncovering turned a never-activated set card face up (and fired its 등장효과)
+    r = play(db, ["수문장", {"set": "별마대"}, None, None, None],
+             [{"place": "진내폭격", "slot": 2, "face": "down"}, {"round": "next"}, {"trash": 2}])
+    assert r.slots[1]["top"] == "별마대" and r.slots[1]["face"] == "down"
+    assert "별마대" not in r.active and r.retired == () and r.levels["수문장"] == 3
+    uncover = next(e for e in r.events if e["type"] == "uncover")
+    assert uncover["pieces"] == "none" and not any(e["type"] == "entry" for e in r.events)
+    # it still activates later, with its 등장효과 then
+    r = play(db, ["수문장", {"set": "별마대"}, None, None, None],
+             [{"place": "진내폭격", "slot": 2, "face": "down"}, {"trash": 2}, {"activate": 2}])
+    assert "별마대" in r.active and r.levels["수문장"] == 6
+
+
+def test_before_the_revision_removal_and_bonds_were_permanent_too(db):
+    # '영구 적용' (earlier rule of ruling.2026-09-04): kept after retirement *or removal*
+    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], "2026-09-03")
+    f.exhausted(0, 3)
+    r = f.result()
+    assert r.slots[2]["top"] is None and r.levels["수문장"] == 6
+    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], "2026-09-04")
+    f.exhausted(0, 3)
+    assert f.result().levels["수문장"] == 3
+    r = play(db, ["개미", "증폭기", None, None, None], [{"place": "재부팅", "slot": 2, "face": "down"}],
+             as_of="2026-09-03")
+    assert r.bonds == {"증폭기": "개미"} and r.retired == ("증폭기",)
+    r = play(db, ["개미", "증폭기", None, None, None], [{"place": "재부팅", "slot": 2, "face": "down"}])
+    assert r.bonds == {}
+
+
+def test_removing_a_top_piece_card_uncovers_the_card_below(db):
+    # a piece card set face down on another and activated, then removed (kind exhausted): the
+    # covered card comes back as when the top card is trashed
+    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], "2026-09-25")
+    f.place(0, "거신", 3, False)
+    f.activate(1, 3)
+    f.next_round(2)
+    f.exhausted(3, 3)
+    r = f.result()
+    assert r.slots[2]["top"] == "별마대" and "별마대" in r.active and r.retired == ()
+    assert r.levels["수문장"] == 6
+    uncover = next(e for e in r.events if e["type"] == "uncover")
+    assert uncover["pieces"] == "mobile" and uncover["action"] == 3

@@ -67,7 +67,10 @@ def test_destination_full_and_cell_full():
     # 2 friendly + 3 enemy + a third friendly would be 6: allowed; make it 6 first
     pieces.append(P("a3", "A", "1,2"))
     res = run(pieces, ["1,1", "1,2"], [("a3", ["2,1"]), ("gk", ["2,1"])])
-    assert reasons(res) == ["destination-full"]
+    assert res.positions["a3"] == "2,1"
+    # 3 + 3 = 6 in all: the 6-piece limit is named (with two sides it is the only way
+    # cell-full can happen); 3 friendly and fewer enemies stays destination-full
+    assert reasons(res) == ["cell-full"] and res.errors[0].move == 1 and res.errors[0].rule == "move.limit"
 
 
 def test_cell_full_reason():
@@ -82,7 +85,14 @@ def test_activation_limits():
     res = run(pieces, ["0,0", "3,3", "5,5"], [])
     assert reasons(res) == ["too-many-cells"]
     res = run(pieces, ["0,0", "3,3"], [("b", ["3,4"])], first_round=True)
-    assert set(reasons(res)) == {"too-many-cells", "not-activated"}
+    # the move from the cell beyond the limit carries the reason, with its index
+    assert reasons(res) == ["too-many-cells"]
+    assert (res.errors[0].move, res.errors[0].piece, res.errors[0].rule) == (0, "b", "move.activation")
+    assert res.positions["b"] == "3,3"
+    res = run(pieces, ["0,0", "3,3"], [("a", ["0,1"])], first_round=True)
+    assert reasons(res) == ["too-many-cells"] and res.errors[0].move is None and res.positions["a"] == "0,1"
+    res = run(pieces, ["0,0"], [("b", ["3,4"])], first_round=True)
+    assert reasons(res) == ["not-activated"]
     res = run(pieces, ["1,1"], [])
     assert reasons(res) == ["not-own-cell"]
 
@@ -177,3 +187,77 @@ def test_property_limits_and_no_enemy_passed(raw, raw_moves, activate):
                 assert not any(c == cell and sides[pid] != sides[ev["piece"]] for pid, c in positions.items())
             positions[ev["piece"]] = ev["to"]
     assert res.valid == (not res.errors)
+
+
+SP2 = {**SP, ("교란기", "음속돌파"): SpMove("음속돌파", 1, pass_enemies=True)}
+
+
+def run2(pieces, activate, moves):
+    orders = [MoveOrder(i, m[0], tuple(m[1]), m[2] if len(m) > 2 else None) for i, m in enumerate(moves)]
+    return resolve_moves(pieces, BOARD, "A", activate, orders, SP2, False)
+
+
+def test_a_piece_that_entered_an_enemy_cell_moves_no_further_this_turn():
+    # move.path.enemy-stop: 'that piece's movement ends there' also holds for its SP move
+    pieces = [P("amb", "A", "0,0", card="잠복군"), P("x", "B", "1,1")]
+    res = run2(pieces, ["0,0"], [("amb", ["1,1"]), ("amb", ["2,2", "3,3"], "비행")])
+    assert reasons(res) == ["blocked-by-enemy"]
+    e = res.errors[0]
+    assert (e.move, e.piece, e.rule, e.detail["cell"]) == (1, "amb", "move.path.enemy-stop", "1,1")
+    assert res.positions["amb"] == "1,1" and res.encounters == ("1,1",)
+    # the unresolved normal-and-sp-move gap is only reported for a move that is applied
+    assert not [u for u in res.unresolved if u["reason"] == "normal-and-sp-move"]
+    # the same the other way round: SP into the enemy cell, then a normal move out
+    res = run2(pieces, ["0,0"], [("amb", ["1,1"], "비행"), ("amb", ["2,2"])])
+    assert reasons(res) == ["blocked-by-enemy"] and res.positions["amb"] == "1,1"
+    # a piece that merely starts the turn in a cell with enemies (대립) may leave it
+    pieces = [P("gk", "A", "1,1"), P("x", "B", "1,1", "settled")]
+    res = run2(pieces, ["1,1"], [("gk", ["2,2", "3,3"])])
+    assert res.valid and res.positions["gk"] == "3,3"
+
+
+def test_sonic_boom_passes_enemies_after_its_one_cell():
+    pieces = [P("jam", "A", "0,0", card="교란기"), P("x", "B", "1,1"), P("y", "B", "3,3")]
+    # normal move into an enemy cell, then 음속돌파 on through it: allowed, reported as a reading
+    res = run2(pieces, ["0,0"], [("jam", ["1,1"]), ("jam", ["2,2"], "음속돌파")])
+    assert res.valid and res.positions["jam"] == "2,2"
+    assert [u["reason"] for u in res.unresolved] == ["normal-and-sp-move", "pass-enemies"]
+    assert res.unresolved[1]["cell"] == "1,1" and res.unresolved[1]["sp"] == "음속돌파"
+    # 음속돌파 first, then the normal move may pass an enemy cell ('이후 상대 기물 통과')
+    res = run2(pieces, ["0,0"], [("jam", ["0,1"], "음속돌파"), ("jam", ["1,1", "2,1"])])
+    assert res.valid and res.positions["jam"] == "2,1"
+    assert any(u["reason"] == "pass-enemies" and u["cell"] == "1,1" for u in res.unresolved)
+    # without 음속돌파 the same path stops at the enemy cell
+    res = run2(pieces, ["0,0"], [("jam", ["1,1", "2,1"])])
+    assert reasons(res) == ["blocked-by-enemy"]
+
+
+def test_sp_errors_cite_the_sp_clause():
+    pieces = [P("wind", "A", "3,3", card="질풍"), P("amb", "A", "0,0", "settled", card="잠복군"),
+              P("gk", "A", "5,5")]
+    res = run2(pieces, ["5,5"], [("wind", ["3,4", "3,5"], "질주"), ("amb", ["1,1"], "비행"), ("gk", ["5,4", "5,3", "5,2"])])
+    assert [(e.reason, e.rule) for e in res.errors] == [("too-far", "move.sp"), ("settled", "move.sp"),
+                                                        ("too-far", "move.mov")]
+
+
+@pytest.mark.parametrize("spec,key", [
+    ({"width": 3, "height": 3, "sea": "1,1"}, "board.sea"),  # was read letter by letter
+    ({"cells": ["a", "b"], "neighbors": ["a", "b"]}, "board.neighbors"),  # was a crash
+    ({"cells": ["a", "b"], "neighbors": {"a": "b"}}, "board.neighbors"),
+    ({"width": 3, "height": 3, "bogus": 1}, "board.bogus"),  # unknown keys were ignored
+    ({"width": True, "height": 3}, "board.width"),
+])
+def test_board_specs_are_checked(spec, key):
+    from flamer_ref.engine.board import BoardError
+
+    with pytest.raises(BoardError) as exc:
+        board_from_spec(spec)
+    assert exc.value.key == key and exc.value.message
+
+
+def test_blocked_by_enemy_is_named_before_what_lies_beyond():
+    # the piece stopped in the enemy cell: the next cell (sea, off the board, not adjacent) is moot
+    pieces = [P("gk", "A", "4,1"), P("x", "B", "5,0")]
+    assert reasons(run(pieces, ["4,1"], [("gk", ["5,0", "6,0"])])) == ["blocked-by-enemy"]  # 6,0 is sea
+    assert reasons(run(pieces, ["4,1"], [("gk", ["5,0", "5,-1"])])) == ["blocked-by-enemy"]
+    assert reasons(run(pieces, ["4,1"], [("gk", ["5,0", "5,2"])])) == ["blocked-by-enemy"]

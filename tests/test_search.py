@@ -10,7 +10,8 @@ import pytest
 import yaml
 
 from flamer_ref.corpus import load, load_index
-from flamer_ref.korean import choseong, jamo, josa, qwerty_to_jamo, strip_particle
+from flamer_ref.korean import (choseong, ending_heads, ending_length, jamo, josa, qwerty_to_jamo, strip_particle,
+                               syllable_count)
 from flamer_ref.search import KINDS, search
 
 QUERIES = yaml.safe_load((Path(__file__).parent / "search_queries.yaml").read_text(encoding="utf-8"))["queries"]
@@ -24,8 +25,8 @@ def index():
 def test_query_set_covers_every_category():
     cats = Counter(q["cat"] for q in QUERIES)
     assert len(QUERIES) >= 40
-    for cat in ("typo", "spacing", "particle", "reorder", "choseong", "qwerty", "card", "term", "faq", "ruling",
-                "example"):
+    for cat in ("typo", "spacing", "particle", "question", "reorder", "choseong", "qwerty", "card", "term", "faq",
+                "ruling", "example", "kind"):
         assert cats[cat] >= 1, cat
 
 
@@ -33,6 +34,7 @@ def test_expected_ids_exist():
     corpus = load()
     known = set(corpus.all_ids()) | set(corpus.cards)
     for q in QUERIES:
+        assert q.get("kind") in (None, *KINDS), q
         for e in q["expect"]:
             assert e in known, (q["q"], e)
 
@@ -40,7 +42,7 @@ def test_expected_ids_exist():
 def test_top3_hit_rate(index):
     misses = []
     for q in QUERIES:
-        ids = [r["id"] for r in search(index, q["q"], limit=3)]
+        ids = [r["id"] for r in search(index, q["q"], kind=q.get("kind"), limit=3)]
         if not any(e in ids for e in q["expect"]):
             misses.append((q["q"], ids, q["expect"]))
     rate = 1 - len(misses) / len(QUERIES)
@@ -99,3 +101,42 @@ def test_korean_helpers():
     assert strip_particle("정착") is None
     assert josa("카드", "이/가") == "카드가" and josa("용어", "을/를") == "용어를"
     assert josa("별마대", "으로/로") == "별마대로" and josa("맞대응", "으로/로") == "맞대응으로"
+
+
+def test_ending_helpers():
+    vocab = {jamo("맞대응"), jamo("맞대응이"), jamo("공격")}
+    assert ending_heads(jamo("맞대응이란"), vocab) == [jamo("맞대응이"), jamo("맞대응")]
+    assert ending_heads(jamo("공격받으면"), vocab) == [jamo("공격")]
+    assert ending_heads(qwerty_to_jamo("rhdrurdms"), vocab) == [jamo("공격")]  # 공격은 typed in English mode
+    assert ending_heads(jamo("공격력"), vocab) == []  # 력 is no ending
+    assert ending_length(jamo("정하나요")) == len(jamo("하나요"))
+    assert ending_length(jamo("대응턴")) == 0
+    assert syllable_count(jamo("과")) == 1 and syllable_count(jamo("승리확인턴")) == 5
+
+
+@pytest.mark.parametrize("query,expected", [
+    ("맞대응이란", {"term.counter", "response.counter"}),  # endings off one after another
+    ("장면이", {"ex.combat.scene5", "ex.move.scene3", "ex.victory.scene1"}),  # 장면, not 장 + 면
+    ("한 라운드는 몇 턴이에요", {"round.turns"}),  # 턴이에요 → 턴; 이에요 counts for nothing
+    ("SP는 꼭 써야 하나요", {"combat.sp-mandatory"}),  # SP는 → SP
+    ("9월 25일", {"ruling.2026-09-25.explosive-cost", "ruling.2026-09-25.settled-sweep"}),  # 09-25
+    ("ㅈㅇㅅ", {"term.encounter-cell"}),  # 초성 of two words (조우 셀), not only of one (지원사격)
+    ("잠입 건설", {"잠입건설"}),  # one word typed apart
+    ("아면", {"term.mobile"}),  # a jamo missing (앞면)
+])
+def test_general_query_forms(index, query, expected):
+    ids = [r["id"] for r in search(index, query, limit=3)]
+    assert expected & set(ids), ids
+
+
+def test_question_words_do_not_outweigh_the_subject(index):
+    # 있나요/수 are in many FAQ titles; they must not pull those above the clause on 후퇴
+    assert search(index, "전투 중에 후퇴할 수 있나요", limit=1)[0]["id"] == "combat.no-retreat"
+    # a query of question words only still searches with them
+    assert search(index, "어떻게 되나요", limit=3)
+
+
+def test_title_named_by_the_query_comes_first(index):
+    assert search(index, "대응 턴", limit=1)[0]["id"] == "term.response-turn"
+    assert search(index, "전투 셀", limit=1)[0]["id"] == "term.encounter-cell"  # an alias
+    assert search(index, "ex.combat.scene5", limit=1)[0]["id"] == "ex.combat.scene5"  # an id beats every title

@@ -65,3 +65,17 @@ def test_every_cited_clause_exists(corpus):
 def test_ambiguous_name_lists_candidates(corpus):
     with pytest.raises(Ambiguous):
         timing(corpus, "잠")
+
+
+def test_candidates_are_shown_as_names_not_internal_keys(corpus):
+    from flamer_ref.errors import NotFound
+
+    with pytest.raises(Ambiguous) as exc:
+        timing(corpus, "잠")
+    shown = [c for c, _ in exc.value.candidates]
+    assert "잠복군 비행" in shown and "잠복군" in shown
+    assert not any(":" in c for c in shown) and "잠입 작전 잠입 작전" not in shown
+    assert "ability:" not in str(exc.value) and "card:" not in str(exc.value)
+    with pytest.raises(NotFound) as exc:
+        timing(corpus, "없는카드")
+    assert "card:" not in str(exc.value) and exc.value.candidates

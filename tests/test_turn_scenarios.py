@@ -174,3 +174,121 @@ def test_every_cited_rule_resolves():
             ids: set = set()
             _ids_in(d, ids)
             assert ids <= known, ids - known
+
+
+def test_cell_full_is_reachable_and_messages_read_well():
+    d = sim("""
+kind: move
+attacker: A
+board: {width: 7, height: 6}
+cells:
+  "0,0": {A: [{id: a1, card: 수문장}, {id: a2, card: 장인}]}
+  "2,2": {A: [{id: g1, card: 장인}, {id: g2, card: 장인}], B: [{id: b1, card: 거신}, {id: b2, card: 거신}, {id: b3, card: 거신}]}
+activate: ["0,0"]
+moves:
+- {piece: a1, path: ["1,1", "2,2"]}
+- {piece: a2, path: ["1,1", "2,2"]}
+- {piece: a2, path: ["1,0"], sp: 비행}
+""")
+    assert [(e["move"], e["reason"]) for e in d["errors"]] == [(1, "cell-full"), (2, "no-such-sp")]
+    assert "6기" in d["errors"][0]["message"]
+    # the piece's card is named once, and particles after a cell number are chosen, not '은(는)'
+    assert "a2(장인)에는" in d["errors"][1]["message"] and "(장인)(장인)" not in d["errors"][1]["message"]
+    assert d["positions"]["a1"] == "2,2" and d["encounters"] == ["2,2"]
+
+
+def test_move_errors_for_excess_activation_cells_have_an_index():
+    d = sim("""
+kind: move
+attacker: A
+first_round: true
+board: {width: 7, height: 6}
+cells:
+  "0,0": {A: [{id: a1, card: 수문장}]}
+  "3,3": {A: [{id: a2, card: 장인}]}
+  "6,5": {B: [{id: b1, card: 거신}]}
+activate: ["0,0", "3,3"]
+moves:
+- {piece: a1, path: ["1,1"]}
+- {piece: a2, path: ["3,4"]}
+""")
+    assert [(e["move"], e["piece"], e["reason"]) for e in d["errors"]] == [(1, "a2", "too-many-cells")]
+    assert "1곳" in d["errors"][0]["message"] and "3,3은" in d["errors"][0]["message"]
+    assert d["positions"] == {"a1": "1,1", "a2": "3,3", "b1": "6,5"}
+
+
+def test_pieces_must_stand_on_the_board(tmp_path):
+    p = run("simulate", write(tmp_path, """kind: move
+attacker: A
+board: {width: 3, height: 3, sea: ["1,1"]}
+cells:
+  "1,1": {A: [{id: a1, card: 수문장}]}
+  "9,9": {B: [{id: b1, card: 거신}]}
+"""))
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    assert "s.yaml 5행 [cells.1,1]" in p.stderr and "바다" in p.stderr
+    assert "s.yaml 6행 [cells.9,9]" in p.stderr
+    # without board: the example board is only assumed, so a piece off it is a reported gap
+    d = sim('kind: move\nattacker: A\ncells:\n  "9,9": {A: [{id: a1, card: 수문장}]}\n  "1,1": {B: [{id: b, card: 거신}]}\n')
+    assert d["unresolved"][0]["reason"] == "outside-example-board" and "9,9" in d["unresolved"][0]["message"]
+
+
+def test_field_and_move_list_items_name_their_line(tmp_path):
+    p = run("simulate", write(tmp_path, "kind: field\nside: A\nfield: [수문쟝, {up: 장인}, null, null, null]\n"
+                                        "actions:\n- trash 3\n"))
+    assert p.returncode == 1
+    assert "s.yaml 3행 [field[0]]" in p.stderr and "수문장" in p.stderr
+    assert "s.yaml 3행 [field[1]]" in p.stderr and "s.yaml 4행 [actions[0]]" in p.stderr
+
+
+def test_compare_and_all_branches_print_for_people_for_every_turn_kind(tmp_path):
+    # regression: the text templates of --compare / --all-branches assumed a combat result
+    texts = {
+        "move": "kind: move\nattacker: A\nboard: {width: 5, height: 5}\ncells:\n  \"1,1\": {A: [{id: a, card: 수문장}]}\n"
+                "  \"3,3\": {B: [{id: b, card: 거신}]}\nactivate: [\"1,1\"]\nmoves:\n- {piece: a, path: [\"2,2\", \"3,3\"]}\n",
+        "victory": "kind: victory\nplayer: A\nvp: {A: 6, B: 0}\ncells:\n  \"1,1\": {A: [{id: a, card: 수문장, state: settled}]}\n",
+        "field": "kind: field\nside: A\nfield: [수문장, 장인, 별마대, null, null]\nactions:\n- {place: 진내폭격, slot: 3, face: down}\n",
+    }
+    musts = {"move": "조우 셀: 3,3", "victory": "승자: A", "field": "은퇴: 별마대"}
+    for kind, text in texts.items():
+        path = write(tmp_path, text)
+        p = run("simulate", path, "--compare", "2026-09-01")
+        assert p.returncode == 0, p.stderr
+        assert musts[kind] in p.stdout and "내부 오류" not in p.stderr
+        p = run("simulate", path, "--all-branches")
+        assert p.returncode == 0, p.stderr
+        assert musts[kind] in p.stdout
+    p = run("simulate", write(tmp_path, texts["field"]), "--compare", "2026-09-01")
+    assert "수문장 6" in p.stdout and "수문장 3" in p.stdout  # 병풍 kept before the 09-04 revision
+
+
+def test_sp_named_with_its_timing_tag():
+    d = sim('kind: move\nattacker: A\nboard: {width: 7, height: 6}\ncells:\n  "3,3": {A: [{id: amb, card: 잠복군}]}\n'
+            '  "0,0": {B: [{id: x, card: 거신}]}\nmoves:\n- {piece: amb, path: ["4,4", "5,5"], sp: "(이동) 비행"}\n')
+    assert d["valid"] and d["positions"]["amb"] == "5,5"
+
+
+@pytest.mark.parametrize("text,must", [
+    # regression: the 결속 line of the text account raised an internal error
+    ("kind: field\nside: B\nfield: [개미, 증폭기, null, null, null]\n", "결속: 증폭기 ↔ 개미"),
+    ("kind: field\nside: B\nas_of: 2026-09-03\nfield: [개미, 증폭기, null, null, null]\nactions:\n"
+     "- {place: 재부팅, slot: 2, face: down}\n", "영구 적용"),
+    ("kind: field\nside: A\nfield: [수문장, {set: 별마대}, null, null, null]\nactions:\n"
+     "- {place: 진내폭격, slot: 2, face: down}\n- {trash: 2}\n", "뒷면 그대로"),
+    ("kind: move\nattacker: A\nboard: {width: 7, height: 6}\ncells:\n  \"0,0\": {A: [{id: amb, card: 잠복군}]}\n"
+     "  \"1,1\": {B: [{id: x, card: 거신}]}\nactivate: [\"0,0\"]\nmoves:\n- {piece: amb, path: [\"1,1\"]}\n"
+     "- {piece: amb, path: [\"2,2\"], sp: 비행}\n", "이동이 이미 끝났습니다"),
+])
+def test_people_output_of_more_situations(tmp_path, text, must):
+    p = run("simulate", write(tmp_path, text))
+    assert p.returncode == 0, p.stderr
+    assert must in p.stdout
+
+
+def test_a_second_normal_move_is_reported_not_an_internal_error():
+    # regression: the message template read a detail key the error does not carry
+    d = sim('kind: move\nattacker: A\nboard: {width: 5, height: 5}\ncells:\n  "0,0": {A: [{id: a, card: 수문장}]}\n'
+            '  "4,4": {B: [{id: b, card: 거신}]}\nactivate: ["0,0"]\nmoves:\n- {piece: a, path: ["0,1"]}\n'
+            '- {piece: a, path: ["0,2"]}\n')
+    assert [(e["move"], e["reason"]) for e in d["errors"]] == [(1, "already-moved")]
+    assert "이미" in d["errors"][0]["message"] and d["positions"]["a"] == "0,1"

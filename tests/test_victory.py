@@ -57,3 +57,16 @@ def test_property_vp_never_decreases(raw, vd, vb):
     pieces = [P(s, f"{c},0", st_) for s, c, st_ in raw]
     r = check_victory(pieces, "D", ("D", "B"), {"D": vd, "B": vb}, {})
     assert r.vp["D"] >= vd and r.vp["B"] == vb and r.vp_gain >= 0
+
+
+def test_a_side_known_only_from_homes_can_be_won_against():
+    # regression: the opponent with no piece and no vp entry was not a side, so its home was ignored
+    from flamer_ref.corpus import load
+    from flamer_ref.engine.turns import parse_any, run_any
+    from flamer_ref.yamlio import parse_text
+
+    corpus = load()
+    text = 'kind: victory\nplayer: A\nhomes: {B: ["5,5", "6,4"]}\ncells:\n  "5,5": {A: [{id: a, card: 수문장}]}\n'
+    d = run_any(parse_any(parse_text(text, "t.yaml"), "t.yaml", corpus), corpus)
+    assert d["winner"] == "A" and d["reasons"] == ["home"] and d["secured"] == {"A": 0, "B": 0}
+    assert d["vp"] == {"A": 0, "B": 0}

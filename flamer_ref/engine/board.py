@@ -20,6 +20,7 @@ _STEPS = {
     "hex": ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
 }
 ADJACENCIES = tuple(_STEPS)
+BOARD_KEYS = ("width", "height", "adjacency", "sea", "cells", "neighbors", "label", "values", "homes")
 
 
 class BoardError(ValueError):
@@ -83,6 +84,16 @@ def board_from_spec(spec: dict) -> Board:
     """Build a Board from a scenario's or a data file's mapping; BoardError names the bad key."""
     if not isinstance(spec, dict):
         raise BoardError("board", "board는 매핑이어야 합니다.", "{width: 7, height: 6, adjacency: square8} 형식으로 적으세요")
+    for k in spec:
+        if k not in BOARD_KEYS:
+            raise BoardError(f"board.{k}", f"board에 알 수 없는 키 '{k}'.", f"지우세요 (허용: {', '.join(BOARD_KEYS)})")
+    for k in ("sea", "cells"):
+        if k in spec and not isinstance(spec[k], list):
+            raise BoardError(f"board.{k}", f"board.{k}는 셀 목록이어야 합니다.", f'{k}: ["1,1", "2,1"]')
+    for k in ("neighbors", "values", "homes"):
+        if spec.get(k) is not None and not isinstance(spec[k], dict):
+            raise BoardError(f"board.{k}", f"board.{k}는 매핑이어야 합니다.",
+                             'neighbors: {"a": ["b", "c"]}' if k == "neighbors" else None)
     label = spec.get("label")
     values = {cell_key(k): v for k, v in (spec.get("values") or {}).items()}
     homes = {side: [cell_key(c) for c in cells] for side, cells in (spec.get("homes") or {}).items()}
@@ -101,6 +112,8 @@ def board_from_spec(spec: dict) -> Board:
             ka = cell_key(a)
             if ka not in cells:
                 raise BoardError("board.neighbors", f"neighbors의 셀 {a!r}가 board.cells에 없습니다.")
+            if lst is not None and not isinstance(lst, list):
+                raise BoardError("board.neighbors", f"neighbors의 {a!r} 값은 셀 목록이어야 합니다.", f'{a}: ["b", "c"]')
             for b in lst or []:
                 kb = cell_key(b)
                 if kb not in cells:
@@ -111,7 +124,8 @@ def board_from_spec(spec: dict) -> Board:
         return Board(frozenset(cells), frozenset(sea), "explicit", {k: frozenset(v) for k, v in nmap.items()},
                      label, values, homes)
     w, h = spec.get("width"), spec.get("height")
-    if not (isinstance(w, int) and isinstance(h, int) and w > 0 and h > 0):
+    if not (isinstance(w, int) and isinstance(h, int) and not isinstance(w, bool) and not isinstance(h, bool)
+            and w > 0 and h > 0):
         raise BoardError("board.width", "board에는 양의 정수 width와 height (또는 cells와 neighbors)가 필요합니다.",
                          "{width: 7, height: 6, adjacency: square8} 처럼 적으세요")
     adj = spec.get("adjacency", "square8")

@@ -59,12 +59,18 @@ class FieldPlay:
         self.events: list[dict] = []
         self.errors: list[dict] = []
         self.unresolved: list[dict] = []
+        self.shown: set[str] = set()  # piece cards whose 등장 happened (별마대)
+        self.entry_bonds: dict[str, str] = {}  # 결속 made by an 증폭기's 등장
         for i, entry in enumerate(initial):
             if entry is None:
                 continue
             name, face_up = entry
             card = Card(name, face_up, self.db[name]["type"], shown_before=face_up)
             self.slots[i].append(card)
+        for i in range(SLOTS):  # the starting cards' 등장 happened at the start
+            card = self._top(i)
+            if card is not None and card.face_up and card.type == "piece":
+                self._record_entry(i, card)
 
     # ------------------------------------------------------------ helpers
     def _top(self, i: int) -> Card | None:
@@ -97,6 +103,17 @@ class FieldPlay:
         self.events.append({"type": "entry", "action": index, "slot": slot + 1, "card": card.name,
                             "again": again, "has_entry_effect": has_entry, "rule": rule, "ruling": ruling})
         card.shown_before = True
+        self._record_entry(slot, card)
+
+    def _record_entry(self, i: int, card: Card) -> None:
+        """What an entry effect did when it fired, for the rule before 2026-09-04 ('영구 적용':
+        the continuous part stayed after retirement or removal)."""
+        if card.name == BYEOLMADAE:
+            self.shown.add(BYEOLMADAE)
+        if card.name == AMPLIFIER and i > 0:
+            left = self._top(i - 1)
+            if left is not None and left.type == "piece" and left.face_up:
+                self.entry_bonds[AMPLIFIER] = left.name
 
     # ------------------------------------------------------------ actions
     def place(self, index: int, name: str, slot: int, face_up: bool) -> None:
@@ -129,7 +146,8 @@ class FieldPlay:
         if under is not None and under.type == "piece" and not under.retired:
             under.retired, under.retired_round = True, self.round
             self.events.append({"type": "retire", "action": index, "card": under.name, "slot": slot,
-                                "rule": "field.retire"})
+                                "face": "up" if under.face_up else "down",
+                                "permanent": self.as_of < "2026-09-04", "rule": "field.retire"})
         if face_up and info["type"] == "piece":
             self._entry_effect(index, i, card, again=False)
 
@@ -170,19 +188,32 @@ class FieldPlay:
         self.slots[i].pop()
         self.events.append({"type": "trash", "action": index, "card": card.name, "slot": slot,
                             "rule": "field.special.trash" if card.type == "special" else "field.slots"})
+        self._after_top_left(index, slot, "field.slots")
+
+    def _after_top_left(self, index: int, slot: int, rule: str) -> None:
+        """The top card of slot N left the field (trashed or removed): the slot is freed,
+        or the piece card under it comes back (field.uncover)."""
+        i = slot - 1
         below = self._top(i)
         if below is None:
-            self.events.append({"type": "slot-freed", "action": index, "slot": slot, "rule": "field.slots"})
+            self.events.append({"type": "slot-freed", "action": index, "slot": slot, "rule": rule})
             return
         if below.type == "piece" and below.retired:
             same_round = below.retired_round == self.round
             below.retired, below.retired_round = False, None
-            below.face_up = True
+            if not below.face_up:
+                # a face-down set piece card was never activated: it comes back face down (no
+                # 등장, no coins to flip; it activates when turned up or at its first production)
+                self.events.append({"type": "uncover", "action": index, "card": below.name, "slot": slot,
+                                    "pieces": "none", "face": "down", "same_round": same_round,
+                                    "rule": "field.uncover", "ruling": None})
+                return
             if same_round and self.as_of < "2026-09-19":
                 self.unresolved.append({"reason": "ruling-not-in-force", "action": index, "card": below.name,
                                         "ruling": "ruling.2026-09-19.followup3", "rule": "field.uncover"})
             self.events.append({"type": "uncover", "action": index, "card": below.name, "slot": slot,
-                                "pieces": "stay-settled" if same_round else "mobile", "same_round": same_round,
+                                "pieces": "stay-settled" if same_round else "mobile", "face": "up",
+                                "same_round": same_round,
                                 "rule": "field.uncover",
                                 "ruling": "ruling.2026-09-19.followup3" if same_round else None})
             self._entry_effect(index, i, below, again=True)
@@ -200,8 +231,7 @@ class FieldPlay:
         self.slots[i].pop()
         self.events.append({"type": "removed", "action": index, "card": card.name, "slot": slot,
                             "rule": "field.kind-exhausted"})
-        if self._top(i) is None:
-            self.events.append({"type": "slot-freed", "action": index, "slot": slot, "rule": "field.kind-exhausted"})
+        self._after_top_left(index, slot, "field.kind-exhausted")
 
     def next_round(self, index: int) -> None:
         self.round += 1
@@ -217,7 +247,7 @@ class FieldPlay:
         # 별마대 병풍: while 별마대 is active, the leftmost card's pieces are Lv 6
         permanent = self.as_of < "2026-09-04"  # before the revision: '영구 적용'
         star_active = any(c.name == BYEOLMADAE for _, c in self._active_piece_cards())
-        star_shown = any(c.name == BYEOLMADAE and c.shown_before for s in self.slots for c in s)
+        star_shown = BYEOLMADAE in self.shown  # also after its card left the field (영구 적용)
         if star_active or (permanent and star_shown):
             left = next((self._top(i) for i in range(SLOTS) if self._top(i) is not None), None)
             if left is not None and left.type == "piece" and left.face_up:
@@ -234,7 +264,13 @@ class FieldPlay:
                 if left is not None and left.type == "piece" and left.face_up:
                     bonds[AMPLIFIER] = left.name
                     self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
-                                        "card": left.name, "rule": "field.position-reference"})
+                                        "card": left.name, "rule": "field.position-reference", "ruling": None,
+                                        "permanent": False})
+        if permanent and AMPLIFIER not in bonds and AMPLIFIER in self.entry_bonds:
+            bonds[AMPLIFIER] = self.entry_bonds[AMPLIFIER]
+            self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
+                                "card": bonds[AMPLIFIER], "rule": "field.entry-effect",
+                                "ruling": "ruling.2026-09-04.entry-effect-duration", "permanent": True})
         return levels, bonds
 
     def result(self) -> FieldResult:

@@ -17,6 +17,9 @@ MOV = 2  # 기본 2셀 이동 (move.mov)
 SIDE_LIMIT = 3  # 셀당 아군 3기 (move.limit)
 CELL_LIMIT = 6  # 양 진영 합산 6기
 
+#: reasons whose clause is move.sp when the move is an (이동) SP's (its own state and distance rule)
+SP_RULE_REASONS = ("settled", "too-far", "already-moved")
+
 Reason = Literal["not-activated", "too-many-cells", "not-own-cell", "not-turn-player", "settled", "structure",
                  "too-far", "not-adjacent", "off-board", "blocked-by-enemy", "destination-full", "cell-full",
                  "already-moved", "no-such-sp"]
@@ -110,6 +113,8 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
 
     def err(move, piece, reason, **detail):
         rule, ruling = REASON_RULE[reason]
+        if detail.get("sp") and reason in SP_RULE_REASONS:
+            rule = "move.sp"  # the SP's own distance / state rule, not the normal MOV 2
         errors.append(MoveError(move, piece, reason, rule, ruling, detail))
 
     # ----- activation cells (move.activation)
@@ -122,14 +127,21 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
             err(None, None, "not-own-cell", cell=cell)
             continue
         active.append(cell)
-    if len(active) > limit:
-        err(None, None, "too-many-cells", cells=list(active), limit=limit, first_round=first_round)
-        active = active[:limit]
+    # cells chosen beyond the limit: the first `limit` in list order count; a normal move
+    # from one of the others is refused as too-many-cells (with its index), and when no
+    # move comes from them the choice itself is reported (move: null)
+    excess = active[limit:]
+    chosen = list(active)
+    active = active[:limit]
+    activation_errors = len(errors)
     events.append({"type": "activate", "cells": list(active), "limit": limit, "first_round": first_round,
                    "rule": "move.activation"})
 
     moved_normal: set[str] = set()
     moved_sp: set[str] = set()
+    stopped_at: dict[str, str] = {}  # piece -> enemy cell where its movement ended this turn
+    passing: set[str] = set()  # pieces that used a passing SP (음속돌파): they may pass enemies after it
+    passing_sp: dict[str, str] = {}
     for order in moves:
         p = by_id[order.piece]
         state = getattr(p.state, "value", p.state)
@@ -153,7 +165,11 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
                 err(order.index, p.id, "already-moved")
                 continue
             if start[p.id] not in active:
-                err(order.index, p.id, "not-activated", cell=start[p.id])
+                if start[p.id] in excess:
+                    err(order.index, p.id, "too-many-cells", cell=start[p.id], cells=chosen, limit=limit,
+                        first_round=first_round)
+                else:
+                    err(order.index, p.id, "not-activated", cell=start[p.id])
                 continue
             reach = MOV
         else:
@@ -165,48 +181,74 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
                                    "rule": "move.sp"})
                 continue
             reach = sp.distance
-        if (sp is None and p.id in moved_sp) or (sp is not None and p.id in moved_normal):
-            unresolved.append({"reason": "normal-and-sp-move", "move": order.index, "piece": p.id, "rule": "move.sp"})
+        both = (sp is None and p.id in moved_sp) or (sp is not None and p.id in moved_normal)
         if len(order.path) > reach:
             err(order.index, p.id, "too-far", length=len(order.path), limit=reach, sp=order.sp)
             continue
         here = positions[p.id]
+        # 음속돌파 ('1셀 이동하고 이후 상대 기물을 통과'): the SP itself and the piece's later moves
+        # this turn may pass enemy cells (a reading: reported as pass-enemies)
+        can_pass = (sp is not None and sp.pass_enemies) or p.id in passing
         bad = None
+        passed: list[str] = []
         for i, cell in enumerate(order.path):
+            # a step after entering an enemy cell: in this path, or earlier this turn (the
+            # piece's movement ended there, move.path.enemy-stop) — checked first: the piece
+            # has stopped whatever the next cell is
+            entered_enemy = (_enemy_in(positions, sides, here, p.side) if i > 0
+                             else stopped_at.get(p.id) == here and _enemy_in(positions, sides, here, p.side))
+            if entered_enemy:
+                if can_pass:
+                    passed.append(here)
+                else:
+                    bad = ("blocked-by-enemy", {"cell": here, "next": cell, "earlier": i == 0})
+                    break
             if not board.on_board(cell):
                 bad = ("off-board", {"cell": cell, "sea": cell in board.sea})
                 break
             if not board.adjacent(here, cell):
                 bad = ("not-adjacent", {"from": here, "to": cell})
                 break
-            if i > 0 and _enemy_in(positions, sides, here, p.side):
-                if sp is not None and sp.pass_enemies:
-                    unresolved.append({"reason": "pass-enemies", "move": order.index, "piece": p.id, "cell": here,
-                                       "sp": sp.name, "rule": "move.path.enemy-stop"})
-                else:
-                    bad = ("blocked-by-enemy", {"cell": here, "next": cell})
-                    break
             here = cell
         if bad is not None:
             err(order.index, p.id, bad[0], **bad[1])
             continue
         dest = order.path[-1]
-        if _count(positions, sides, dest, p.side, exclude=p.id) >= SIDE_LIMIT:
-            err(order.index, p.id, "destination-full", cell=dest)
-            continue
+        # 6 in all is checked first: with two sides a full cell (3 + 3) also holds 3 friendly
+        # pieces, and naming the 6-piece limit is the only way that code can be reached
         if _count(positions, sides, dest, exclude=p.id) >= CELL_LIMIT:
             err(order.index, p.id, "cell-full", cell=dest)
             continue
+        if _count(positions, sides, dest, p.side, exclude=p.id) >= SIDE_LIMIT:
+            err(order.index, p.id, "destination-full", cell=dest)
+            continue
+        if both:  # reported only for a move that is applied
+            unresolved.append({"reason": "normal-and-sp-move", "move": order.index, "piece": p.id, "rule": "move.sp"})
+        for cell in passed:
+            unresolved.append({"reason": "pass-enemies", "move": order.index, "piece": p.id, "cell": cell,
+                               "sp": sp.name if sp is not None and sp.pass_enemies else passing_sp.get(p.id),
+                               "rule": "move.path.enemy-stop"})
         src = positions[p.id]
         positions[p.id] = dest
         (moved_sp if sp is not None else moved_normal).add(p.id)
+        if sp is not None and sp.pass_enemies:
+            passing.add(p.id)
+            passing_sp[p.id] = sp.name
         stopped = _enemy_in(positions, sides, dest, p.side)
+        if stopped:
+            stopped_at[p.id] = dest
+        else:
+            stopped_at.pop(p.id, None)
         events.append({"type": "move", "move": order.index, "piece": p.id, "from": src, "to": dest,
                        "path": list(order.path), "sp": order.sp,
                        "rule": "move.sp" if sp is not None else "move.mov"})
         if stopped:
             events.append({"type": "stop", "move": order.index, "piece": p.id, "cell": dest,
                            "rule": "move.path.enemy-stop", "ruling": "ruling.2026-09-16.path-rule"})
+    if excess and not any(e.reason == "too-many-cells" for e in errors):
+        rule, ruling = REASON_RULE["too-many-cells"]
+        errors.insert(activation_errors, MoveError(None, None, "too-many-cells", rule, ruling,
+                                                   {"cells": chosen, "limit": limit, "first_round": first_round}))
     occupied: dict[str, set[str]] = {}
     for pid, cell in positions.items():
         occupied.setdefault(cell, set()).add(sides[pid])

@@ -52,8 +52,36 @@ def _board(doc, sink) -> tuple[Board | None, list[dict]]:
     try:
         return board_from_spec(spec), assumed
     except BoardError as exc:
-        sink.add(doc, "board", exc.key, exc.message, exc.fix)
+        sub = exc.key.split(".", 1)[1] if "." in exc.key else None
+        inner = doc.get("board")
+        if sub and isinstance(inner, dict) and sub in inner:
+            sink.add(inner, sub, exc.key, exc.message, exc.fix)  # the line of the offending board key
+        else:
+            sink.add(doc, "board", exc.key, exc.message, exc.fix)
         return None, assumed
+
+
+def _cells_on_board(doc, sink, board: Board) -> list[str]:
+    """A piece can only stand on a land cell of the board (move.off-board). With a `board:`
+    given, a piece elsewhere is an invalid scenario; on the assumed example board the
+    cells are returned (reported as a gap: the file never chose that board)."""
+    from .scenario import normalize_cell
+
+    cells_obj = doc.get("cells")
+    outside: list[str] = []
+    if not isinstance(cells_obj, dict):
+        return outside
+    for raw in cells_obj:
+        cell = normalize_cell(raw)
+        if cell is None or board.on_board(cell):
+            continue
+        if doc.get("board") is None:
+            outside.append(cell)
+            continue
+        what = "바다라" if cell in board.sea else "board에 없는 셀이라"
+        sink.add(cells_obj, raw, f"cells.{raw}", f"셀 {cell}: {what} 기물을 둘 수 없습니다 (조항 move.off-board).",
+                 "셀 좌표를 고치거나 board를 알맞게 적으세요")
+    return outside
 
 
 def _sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
@@ -80,6 +108,7 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
     sides = _sides(doc, sink, side_order, "attacker")
     board, assumed = _board(doc, sink)
+    outside = _cells_on_board(doc, sink, board) if board is not None else []
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
         sink.add(doc, "first_round", "first_round", "first_round는 true 또는 false여야 합니다.")
@@ -103,7 +132,7 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
     for i, m in enumerate(raw_moves):
         where = f"moves[{i}]"
         if not isinstance(m, dict):
-            sink.add(raw_moves, None, where, "이동은 매핑이어야 합니다 (예: {piece: gk, path: [\"2,3\"]}).")
+            sink.add(doc, "moves", where, "이동은 매핑이어야 합니다 (예: {piece: gk, path: [\"2,3\"]}).")
             continue
         if not _unknown_keys(sink, m, MOVE_ITEM_KEYS, where):
             continue
@@ -126,11 +155,14 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
         if sp is not None and not isinstance(sp, str):
             sink.add(m, "sp", f"{where}.sp", "sp는 (이동) SP 이름이어야 합니다 (예: sp: 비행).")
             continue
+        if sp is not None:  # '(이동) 비행' and ' 비행 ' name the same SP as '비행'
+            sp = sp.strip()
+            sp = sp[len("(이동)"):].strip() if sp.startswith("(이동)") else sp
         moves.append(MoveOrder(i, str(pid), tuple(keys), sp))
     if sink.problems:
         raise DataError(sink.problems)
     return {"kind": "move", "file": file, "title": doc.get("title"), "as_of": as_of, "sides": sides,
-            "pieces": pieces, "board": board, "assumed": assumed, "first_round": first_round,
+            "pieces": pieces, "board": board, "assumed": assumed, "outside": outside, "first_round": first_round,
             "activate": activate, "moves": moves}
 
 
@@ -153,9 +185,13 @@ def run_move(scn: dict, corpus, as_of: str | None = None) -> dict:
     res = resolve_moves(scn["pieces"], scn["board"], attacker, scn["activate"], scn["moves"], sp_moves(corpus),
                         scn["first_round"])
     pieces = {p.id: {"label": p.card or p.name or p.id, "side": p.side, "from": p.cell} for p in scn["pieces"]}
+    unresolved = list(res.unresolved)
+    if scn.get("outside"):
+        unresolved.insert(0, {"reason": "outside-example-board", "cells": list(scn["outside"]),
+                              "rule": "move.off-board"})
     out = {"kind": "move", "title": scn["title"], "as_of": as_of, "attacker": attacker,
            "valid": res.valid, "errors": [e.to_json() for e in res.errors], "positions": dict(res.positions),
-           "encounters": list(res.encounters), "events": list(res.events), "unresolved": list(res.unresolved),
+           "encounters": list(res.encounters), "events": list(res.events), "unresolved": unresolved,
            "assumed": scn["assumed"], "pieces": pieces,
            "board": {"label": scn["board"].label, "adjacency": scn["board"].adjacency}}
     _messages(out, "move")
@@ -168,9 +204,13 @@ def parse_victory(doc: dict, file: str, corpus) -> dict:
     _unknown_keys(sink, doc, VICTORY_KEYS, "")
     as_of = _as_of(doc, sink)
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
-    for side in (doc.get("vp") or {}):
-        if side not in side_order:
-            side_order.append(side)
+    # a side known only from vp or homes still counts as one of the two sides (the opponent
+    # with no piece on the board can still be won against by home occupation)
+    for key in ("vp", "homes"):
+        obj = doc.get(key)
+        for side in (obj if isinstance(obj, dict) else {}):
+            if isinstance(side, str) and side not in side_order:
+                side_order.append(side)
     sides = _sides(doc, sink, side_order, "player")
     vp = doc.get("vp") or {}
     if not isinstance(vp, dict) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in vp.values()):
@@ -230,10 +270,14 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
         name = slot
         if isinstance(slot, dict):
             if set(slot) != {"set"}:
-                sink.add(raw, None, where, "자리에는 카드 이름, {set: 카드}, 또는 null만 적을 수 있습니다.")
+                sink.add(slot, None, where, "자리에는 카드 이름, {set: 카드}, 또는 null만 적을 수 있습니다.",
+                         "예: 수문장 (앞면) / {set: 재부팅} (뒷면 세트) / null (빈자리)")
                 continue
             name, face_up = slot["set"], False
-        card = resolve_card(corpus, name, sink, slot if isinstance(slot, dict) else raw, "set", where)
+        if isinstance(slot, dict):
+            card = resolve_card(corpus, name, sink, slot, "set", where)
+        else:
+            card = resolve_card(corpus, name, sink, doc, "field", where)
         if card is not None:
             initial[i] = (card, face_up)
     actions = []
@@ -244,7 +288,7 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
     for i, a in enumerate(raw_actions):
         where = f"actions[{i}]"
         if not isinstance(a, dict):
-            sink.add(raw_actions, None, where, "행동은 매핑이어야 합니다 (예: {place: 별마대, slot: 3, face: up}).")
+            sink.add(doc, "actions", where, "행동은 매핑이어야 합니다 (예: {place: 별마대, slot: 3, face: up}).")
             continue
         verb = next((k for k in ACTION_KEYS if k in a), None)
         if verb is None:

@@ -237,10 +237,56 @@ class _Postings:
         return self.flat[self.offs[i]:self.offs[i + 1]]
 
 
+class _Table(dict):
+    """One vocabulary table, unpacked field by field on first use: a query
+    typically needs the exact/prefix view of one or two tables only."""
+
+    def __init__(self, packed: dict):
+        super().__init__()
+        self._packed = packed
+
+    def __missing__(self, key):
+        from array import array
+
+        t = self._packed
+        if key == "keys":
+            value = t["keys"].split("\x00") if t["keys"] else []
+        elif key == "lex_keys":
+            value = t["lex_keys"].split("\x00") if t["lex_keys"] else []
+        elif key == "post":
+            flat, offs = array("I"), array("I")
+            flat.frombytes(t["post"])
+            offs.frombytes(t["offs"])
+            value = _Postings(flat, offs)
+        elif key in ("lens", "lex_idx"):
+            value = array("H" if key == "lens" else "I")
+            value.frombytes(t[key])
+        else:
+            raise KeyError(key)
+        self[key] = value
+        return value
+
+
+class _Index(dict):
+    """The unpacked index; the word set and the tables are built on first use."""
+
+    def __missing__(self, key):
+        packed = self["_packed"]
+        if key == "_raw_set":
+            value = set(packed["raw_words"].split("\x00")) if packed["raw_words"] else set()
+        elif key in _TABLES:
+            value = _Table(packed[key])
+        else:
+            raise KeyError(key)
+        self[key] = value
+        return value
+
+
 def unpack_index(packed: dict) -> dict:
     from array import array
 
-    index = {k: v for k, v in packed.items() if k not in _TABLES and k not in _COLUMNS}
+    index = _Index({k: v for k, v in packed.items() if k not in _TABLES and k not in _COLUMNS})
+    index["_packed"] = packed
     index["ids"] = packed["ids"].split("\x00")
     index["kinds"] = packed["kinds"].split("\x00")
     for name in ("titles", "texts", "heads", "names"):
@@ -248,19 +294,7 @@ def unpack_index(packed: dict) -> dict:
         offs = array("I")
         offs.frombytes(raw_offs)
         index[name] = _Column(blob, offs)
-    index["_raw_set"] = set(packed["raw_words"].split("\x00")) if packed["raw_words"] else set()
     index["_lemmas"] = packed["lemmas"]  # made a set on first use (_lemma_set)
-    for name in _TABLES:
-        t = packed[name]
-        keys = t["keys"].split("\x00") if t["keys"] else []
-        lex_keys = t["lex_keys"].split("\x00") if t["lex_keys"] else []
-        lex_idx, lens, flat, offs = array("I"), array("H"), array("I"), array("I")
-        lex_idx.frombytes(t["lex_idx"])
-        lens.frombytes(t["lens"])
-        flat.frombytes(t["post"])
-        offs.frombytes(t["offs"])
-        index[name] = {"keys": keys, "lens": lens, "post": _Postings(flat, offs),
-                       "lex_keys": lex_keys, "lex_idx": lex_idx}
     return index
 
 

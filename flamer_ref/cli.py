@@ -333,18 +333,15 @@ def simulate(
 ):
     """시나리오 하나를 풀어 한국어로 설명합니다: 전투(대응턴 스택 → 1~7단계), 이동, 승리확인, 필드.
 
-    종료 코드: 0 풀림(미해결 항목이 있어도), 1 잘못된 시나리오, 2 명령어 사용 오류.
+    종료 코드: 0 풀림(미해결 항목이 있어도), 1 잘못된 시나리오(파일 없음 포함), 2 명령어 사용 오류.
     """
-    from pathlib import Path
-
     if fmt not in _FORMATS:
         raise typer.BadParameter(f"'{fmt}'는 없는 형식입니다. text, md, html 중 하나를 고르세요.", param_hint="--format")
     as_of = _usage_date(as_of, "--as-of")
     compare = _usage_date(compare, "--compare")
     if compare and all_branches:
         raise typer.BadParameter("--compare와 --all-branches는 함께 쓸 수 없습니다.", param_hint="--compare")
-    if not Path(file).is_file():
-        raise typer.BadParameter(f"파일 '{file}'이 없습니다.", param_hint="FILE")
+    # a missing or unreadable file is bad input (exit 1, like any invalid scenario), not a usage error
 
     def go():
         from .engine import runner

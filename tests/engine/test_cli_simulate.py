@@ -76,9 +76,12 @@ def test_usage_errors_exit_2(scene, args):
     assert out.returncode == 2 and "Traceback" not in out.stderr
 
 
-def test_missing_file_exit_2():
+def test_missing_file_is_bad_input_exit_1():
+    # issue 2's policy for bad input: a missing file is one Korean message naming it, exit 1
     out = flamer("simulate", "/nonexistent/scene.yaml")
-    assert out.returncode == 2
+    assert out.returncode == 1
+    assert "/nonexistent/scene.yaml" in out.stderr and "파일이 없습니다" in out.stderr
+    assert "Traceback" not in out.stderr
 
 
 def test_compare_and_branches(scene):

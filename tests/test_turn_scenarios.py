@@ -292,3 +292,13 @@ def test_a_second_normal_move_is_reported_not_an_internal_error():
             '- {piece: a, path: ["0,2"]}\n')
     assert [(e["move"], e["reason"]) for e in d["errors"]] == [(1, "already-moved")]
     assert "이미" in d["errors"][0]["message"] and d["positions"]["a"] == "0,1"
+
+
+def test_shipped_sample_scenarios_resolve():
+    root = Path(__file__).resolve().parent.parent / "scenarios"
+    files = sorted(root.glob("*.yaml"))
+    assert len(files) >= 6
+    for f in files:
+        p = run("simulate", str(f), "--json")
+        assert p.returncode == 0, (f, p.stderr)
+        assert json.loads(p.stdout)["kind"] in ("combat", "move", "victory", "field")

@@ -64,6 +64,18 @@ def _run(fn):
         raise typer.Exit(1) from None
 
 
+def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
+    """A malformed date on the command line is a usage error (exit 2)."""
+    if value is None:
+        return None
+    from .yamlio import is_date
+
+    if not is_date(value):
+        raise typer.BadParameter(f"날짜 '{value}'를 읽을 수 없습니다. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).",
+                                 param_hint=opt)
+    return value
+
+
 # ------------------------------------------------------------------ search ----
 @app.command()
 def search(
@@ -78,10 +90,10 @@ def search(
 
     예: flamer search 대응 스택 / flamer search ㄷㅇㅅㅌ / flamer search 졍착 기물이 공격
     """
+    as_of = _usage_date(as_of, "--as-of")
 
     def go():
         from .errors import BadInput
-        from .lookup import check_date
         from .search import KINDS, search as do_search
 
         k = kind
@@ -93,7 +105,7 @@ def search(
         q = " ".join(query)
         from .corpus import load_index
 
-        results = do_search(load_index(), q, kind=k, limit=limit, as_of=check_date(as_of))
+        results = do_search(load_index(), q, kind=k, limit=limit, as_of=as_of)
         obj = {"query": q, "results": results}
         if as_json:
             _emit(obj, True)
@@ -118,6 +130,7 @@ def rule(
 
     --as-of 날짜를 주면 그날 유효했던 문안과 그 뒤에 바뀐 판정을 보여 줍니다.
     """
+    as_of = _usage_date(as_of, "--as-of")
 
     def go():
         from .lookup import rule as do_rule
@@ -134,6 +147,7 @@ def rulings(
     as_json: bool = JSON_OPT,
 ):
     """날짜가 붙은 판정(확정·정정·개정·폐지·도입…)을 오래된 순으로 봅니다."""
+    since, until = _usage_date(since, "--since"), _usage_date(until, "--until")
 
     def go():
         from .lookup import rulings as do_rulings
@@ -305,18 +319,6 @@ def validate(
 # (issue 3: the combat and response engine)
 _FORMATS = ("text", "md", "html")
 _SIM_TEMPLATES = {"text": "simulate/combat.txt.j2", "md": "simulate/combat.md.j2", "html": "simulate/combat.html.j2"}
-
-
-def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
-    """A malformed date on the command line is a usage error (exit 2)."""
-    if value is None:
-        return None
-    from .yamlio import is_date
-
-    if not is_date(value):
-        raise typer.BadParameter(f"날짜 '{value}'를 읽을 수 없습니다. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).",
-                                 param_hint=opt)
-    return value
 
 
 @app.command()

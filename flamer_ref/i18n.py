@@ -20,6 +20,7 @@ _MESSAGES = [
     (re.compile(r"Invalid value for '([^']+)'(?: / '[^']+')*: (.+) is not in the range (.+)\."),
      "{0} 값 {1}이(가) 범위({2}) 밖입니다."),
     (re.compile(r"Invalid value for '([^']+)'(?: / '[^']+')*: (.+)"), "{0} 값이 올바르지 않습니다: {1}"),
+    (re.compile(r"Invalid value for ([^:']+): (.+)"), "{0}: {1}"),
 ]
 
 

@@ -100,9 +100,12 @@ def test_rulings_json_and_range():
     assert {r["date"] for r in d["rulings"]} == {"2026-09-24"} and len(d["rulings"]) == 2
 
 
-def test_bad_date_is_a_korean_error():
-    p = run("rulings", "--since", "2026-13-01")
-    assert p.returncode == 1 and "YYYY-MM-DD" in p.stderr and "Traceback" not in p.stderr
+def test_bad_date_is_a_korean_usage_error():
+    # a malformed option value is a usage error (exit 2), the same for every command
+    for args in (("rulings", "--since", "2026-13-01"), ("rule", "combat.occurs", "--as-of", "2026-9-4"),
+                 ("search", "정착", "--as-of", "어제")):
+        p = run(*args)
+        assert p.returncode == 2 and "YYYY-MM-DD" in p.stderr and "Traceback" not in p.stderr, args
 
 
 def test_card_json_contract_and_unknown_stats_are_null():

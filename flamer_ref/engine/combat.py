@@ -328,7 +328,8 @@ class Engine:
                 where = {"phase": "setup"} if cell is None else {"cell": cell, "step": 2}
                 self.emit(E.FIELD, **where, side=side, effect="병풍", source=BYEOLMADAE, card=target_card,
                           slot=(left[0] + 1) if left else None, pieces=changed,
-                          lv=FORMATION_LV if target_card else None, rule="field.position-reference")
+                          lv=FORMATION_LV if target_card else None, rule="field.position-reference",
+                          interpretation="interp.screen.leftmost")
 
     def bonded_cards(self, side: str) -> set[str] | None:
         """결속 (증폭기): the piece card immediately to the left of each face-up 증폭기. None: no field."""

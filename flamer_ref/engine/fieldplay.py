@@ -256,7 +256,7 @@ class FieldPlay:
                                     "card": left.name, "lv": SUMUNJANG_LV,
                                     "rule": "field.entry-effect.duration" if star_active else "field.entry-effect",
                                     "ruling": None if star_active else "ruling.2026-09-04.entry-effect-duration",
-                                    "permanent": not star_active})
+                                    "interpretation": "interp.screen.leftmost", "permanent": not star_active})
         bonds: dict[str, str] = {}
         for i, c in self._active_piece_cards():
             if c.name == AMPLIFIER and i > 0:
@@ -265,7 +265,7 @@ class FieldPlay:
                     bonds[AMPLIFIER] = left.name
                     self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
                                         "card": left.name, "rule": "field.position-reference", "ruling": None,
-                                        "permanent": False})
+                                        "interpretation": "interp.bond.face-up", "permanent": False})
         if permanent and AMPLIFIER not in bonds and AMPLIFIER in self.entry_bonds:
             bonds[AMPLIFIER] = self.entry_bonds[AMPLIFIER]
             self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,

@@ -227,7 +227,7 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
         for cell in passed:
             unresolved.append({"reason": "pass-enemies", "move": order.index, "piece": p.id, "cell": cell,
                                "sp": sp.name if sp is not None and sp.pass_enemies else passing_sp.get(p.id),
-                               "rule": "move.path.enemy-stop"})
+                               "rule": "move.path.enemy-stop", "interpretation": "interp.move.sonic-pass"})
         src = positions[p.id]
         positions[p.id] = dest
         (moved_sp if sp is not None else moved_normal).add(p.id)

@@ -28,7 +28,8 @@ step          steps 1–7 of a combat. Step 1: ``skipped`` (no (전투) card). S
 field         ``side``, ``effect`` (``병풍`` | ``trash``), ``card`` (the card whose pieces change / the card
               trashed), ``source`` (the card giving the effect), ``pieces``, ``lv``, ``slot`` (1-based);
               ``phase: "setup"`` before the combats, else ``cell`` and ``step: 2`` (recomputed after the
-              stack, when a trashed (대응) card freed a slot)
+              stack, when a trashed (대응) card freed a slot); ``interpretation`` (``interp.screen.leftmost``)
+              for 병풍
 declare       ``phase``, ``index`` (position in the file's list), ``side``, ``role``, ``card``, ``ability``,
               ``piece`` (the piece whose SP is declared), ``target``, ``chosen_cell``, ``applies`` (cells the
               effect applies to), ``counter`` (a 맞대응), ``effect`` (the primitives), ``inline`` (effect

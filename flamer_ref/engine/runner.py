@@ -34,7 +34,7 @@ SUPPORTED = tuple(RUNNERS)
 def _ids_in(obj, out: set) -> None:
     if isinstance(obj, dict):
         for k, v in obj.items():
-            if k in ("rule", "ruling", "because") and isinstance(v, str):
+            if k in ("rule", "ruling", "because", "interpretation") and isinstance(v, str):
                 out.add(v)
             elif k in ("order_ties", "target_ties") and isinstance(v, list):
                 out.update(x for x in v if isinstance(x, str))

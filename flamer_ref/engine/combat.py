@@ -465,6 +465,11 @@ class Engine:
                     raise self.error(d, "cell" if d.cell is not None else "effect",
                                      f"공격 효과의 대상 셀 {cell}은 조우 셀이 아닙니다 — 공격 효과는 전투가 벌어지는 셀만 "
                                      f"대상으로 합니다 (조항 response.attack-cells). 조우 셀: {', '.join(encounters) or '없음'}.")
+                if phase == "response" and len({q.side for q in self.pieces.values()
+                                                 if q.on_board and q.cell == cell}) < 2:
+                    # an earlier cost emptied one side: still an encounter cell for declaring
+                    self.assume(("encounter-at-opening", cell), choice="encounter-at-opening", cell=cell,
+                                rule="response.attack-cells", interpretation="interp.encounter.at-opening")
                 add(cell)
             elif isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
                 add(self._cell_ref(pr.cell, ctx, d, combat_cell) if pr.cell else combat_cell)

@@ -202,3 +202,18 @@ def test_branches_do_not_split_on_capture_order(run, corpus):
                               "2,2": {"A": [P("c", atk=3)], "B": [P("d")]}}))
     out = runner.branches(scn, corpus, None)
     assert out["orders_tried"] == 2 and out["distinct"] == 1
+
+
+def test_attack_cell_emptied_by_an_earlier_cost_is_still_an_encounter_cell(run):
+    """interp.encounter.at-opening: the first declaration's cost empties 1,1 of the defender; the second
+    still names 1,1 (an encounter cell when the response turn opened), and the result says so."""
+    data = run({
+        "kind": "combat", "attacker": "A", "as_of": "2026-09-25",
+        "cells": {"1,1": {"A": [{"id": "g", "name": "거인", "lv": 5, "hp": 30, "atk": 1}],
+                          "B": [{"id": "x", "name": "병사", "lv": 1, "hp": 1, "atk": 1, "state": "settled"}]},
+                  "5,5": {"B": [{"id": "far", "name": "후방", "lv": 1, "hp": 1, "atk": 1, "state": "settled"}]}},
+        "response": [{"side": "B", "card": "진내폭격", "cell": "1,1", "cost": {"destroy": "x"}},
+                     {"side": "B", "card": "진내폭격", "cell": "1,1", "cost": {"destroy": "far"}}]})
+    assert any(a.get("interpretation") == "interp.encounter.at-opening" for a in data["assumed"])
+    hits = [e for e in data["events"] if e["type"] == "attack" and e["target"] == "g"]
+    assert [e["amount"] for e in hits] == [10, 10]

@@ -68,7 +68,7 @@ def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
     """A malformed date on the command line is a usage error (exit 2)."""
     if value is None:
         return None
-    from .yamlio import is_date
+    from .dates import is_date
 
     if not is_date(value):
         raise typer.BadParameter(f"날짜 '{value}'를 읽을 수 없습니다. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).",

@@ -306,7 +306,8 @@ def _write_caches(stem: Path, corpus: Corpus) -> None:
 
 def parse(root: Path, files: list[Path] | None = None) -> Corpus:
     """Parse and validate every data file; raise DataError listing all problems."""
-    from .yamlio import is_date, plain, read_yaml
+    from .dates import is_date
+    from .yamlio import plain, read_yaml
 
     files = files if files is not None else _data_files(root)
     corpus = Corpus(root=str(root))

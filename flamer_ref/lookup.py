@@ -3,7 +3,6 @@ answer the CLI prints (and renders for people). No printing here."""
 
 from __future__ import annotations
 
-import datetime as _dt
 
 from .corpus import EXAMPLE_TYPES, FACTIONS, RULING_STATUS, Corpus
 from .errors import Ambiguous, BadInput, NotFound
@@ -13,12 +12,10 @@ from .korean import choseong, is_choseong_query, is_qwerty_candidate, jamo, josa
 def check_date(value: str | None, what: str = "--as-of") -> str | None:
     if value is None:
         return None
-    try:
-        _dt.date.fromisoformat(value)
-        if len(value) != 10:
-            raise ValueError
-    except ValueError:
-        raise BadInput(f"{what} 날짜 '{value}'를 읽을 수 없습니다. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).") from None
+    from .dates import is_date
+
+    if not is_date(value):
+        raise BadInput(f"{what} 날짜 '{value}'를 읽을 수 없습니다. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).")
     return value
 
 

@@ -3,7 +3,6 @@ of every mapping and key remembered so that errors can name them."""
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from pathlib import Path
 
@@ -135,16 +134,6 @@ def read_yaml(path: Path, display: str | None = None):
     except OSError as exc:
         raise DataError([Problem(name, None, None, f"파일을 읽을 수 없습니다 ({exc.strerror}).")]) from None
     return parse_text(text, name)
-
-
-def is_date(value) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        _dt.date.fromisoformat(value)
-    except ValueError:
-        return False
-    return len(value) == 10
 
 
 def plain(obj):

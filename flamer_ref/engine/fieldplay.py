@@ -6,7 +6,7 @@ cards used from hand. Pure; every event and error cites a clause id.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 SLOTS = 5

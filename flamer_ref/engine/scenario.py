@@ -10,7 +10,6 @@ the engine while it replays the declarations, and reported the same way: a
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from pathlib import Path
@@ -27,7 +26,6 @@ RESPONSE_KEYS = ("side", "card", "ability", "piece", "effect", "target", "cell",
 BATTLE_KEYS = ("side", "cell", "card", "effect", "target")
 COMBAT_KEYS = ("kind", "title", "as_of", "attacker", "board", "field", "cells", "response", "combat_order",
                "battle_cards")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 # ------------------------------------------------------------------ model ----
@@ -224,15 +222,7 @@ def parse(doc: Any, file: str, corpus) -> Scenario:
     title = doc.get("title")
     if title is not None and not isinstance(title, str):
         sink.add(doc, "title", "title", "title은 문자열이어야 합니다.")
-    as_of = doc.get("as_of")
-    if as_of is not None:
-        as_of = str(as_of)
-        from ..yamlio import is_date
-
-        if not (_DATE.match(as_of) and is_date(as_of)):
-            sink.add(doc, "as_of", "as_of", f"as_of 날짜 '{as_of}'를 읽을 수 없습니다.",
-                     "YYYY-MM-DD 형식의 실제 날짜로 적으세요 (예: 2026-09-24)")
-            as_of = None
+    as_of = parse_as_of(doc, sink)
 
     # ----- cells and pieces
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
@@ -346,6 +336,21 @@ def parse(doc: Any, file: str, corpus) -> Scenario:
     return Scenario(kind=kind, title=title, as_of=as_of, attacker=attacker, defender=defender, field=fld,
                     cells=tuple(cells), pieces=tuple(pieces), response=response, battle_cards=battle,
                     combat_order=order, file=file, lines=lines)
+
+
+def parse_as_of(doc: dict, sink: _Sink) -> str | None:
+    """The scenario's `as_of` (YYYY-MM-DD), or None; a bad date goes to `sink`."""
+    as_of = doc.get("as_of")
+    if as_of is None:
+        return None
+    from ..dates import is_date
+
+    as_of = str(as_of)
+    if not is_date(as_of):
+        sink.add(doc, "as_of", "as_of", f"as_of 날짜 '{as_of}'를 읽을 수 없습니다.",
+                 "YYYY-MM-DD 형식의 실제 날짜로 적으세요 (예: 2026-09-24)")
+        return None
+    return as_of
 
 
 def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSpec], list[str]]:

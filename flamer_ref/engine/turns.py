@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, Problem
+from ..errors import DataError
 from .board import Board, BoardError, board_from_spec, cell_key
 from .effects import _Sink
 from .movement import MoveOrder, SpMove, resolve_moves
-from .scenario import _DATE, _line, _unknown_keys, parse_cells, resolve_card
+from .scenario import _unknown_keys, parse_as_of, parse_cells, resolve_card
 
 MOVE_KEYS = ("kind", "title", "as_of", "attacker", "first_round", "board", "cells", "activate", "moves")
 MOVE_ITEM_KEYS = ("piece", "path", "sp")
@@ -20,20 +20,6 @@ VICTORY_KEYS = ("kind", "title", "as_of", "player", "vp", "homes", "cells", "boa
 FIELD_KEYS = ("kind", "title", "as_of", "side", "field", "actions")
 ACTION_KEYS = {"place": ("place", "slot", "face"), "activate": ("activate",), "trash": ("trash",),
                "round": ("round",), "exhausted": ("exhausted",)}
-
-
-def _as_of(doc, sink) -> str | None:
-    as_of = doc.get("as_of")
-    if as_of is None:
-        return None
-    from ..yamlio import is_date
-
-    as_of = str(as_of)
-    if not (_DATE.match(as_of) and is_date(as_of)):
-        sink.add(doc, "as_of", "as_of", f"as_of 날짜 '{as_of}'를 읽을 수 없습니다.",
-                 "YYYY-MM-DD 형식의 실제 날짜로 적으세요 (예: 2026-09-24)")
-        return None
-    return as_of
 
 
 def example_board() -> dict:
@@ -104,7 +90,7 @@ def _sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
 def parse_move(doc: dict, file: str, corpus) -> dict:
     sink = _Sink(file)
     _unknown_keys(sink, doc, MOVE_KEYS, "")
-    as_of = _as_of(doc, sink)
+    as_of = parse_as_of(doc, sink)
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
     sides = _sides(doc, sink, side_order, "attacker")
     board, assumed = _board(doc, sink)
@@ -202,7 +188,7 @@ def run_move(scn: dict, corpus, as_of: str | None = None) -> dict:
 def parse_victory(doc: dict, file: str, corpus) -> dict:
     sink = _Sink(file)
     _unknown_keys(sink, doc, VICTORY_KEYS, "")
-    as_of = _as_of(doc, sink)
+    as_of = parse_as_of(doc, sink)
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
     # a side known only from vp or homes still counts as one of the two sides (the opponent
     # with no piece on the board can still be won against by home occupation)
@@ -252,7 +238,7 @@ def run_victory(scn: dict, corpus, as_of: str | None = None) -> dict:
 def parse_field(doc: dict, file: str, corpus) -> dict:
     sink = _Sink(file)
     _unknown_keys(sink, doc, FIELD_KEYS, "")
-    as_of = _as_of(doc, sink)
+    as_of = parse_as_of(doc, sink)
     side = doc.get("side")
     if not isinstance(side, str) or not side:
         sink.add(doc, "side" if "side" in doc else None, "side", "필수 키 'side'가 없습니다.", "side: DGM")

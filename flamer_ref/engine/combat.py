@@ -28,6 +28,7 @@ from typing import Iterable
 
 from ..errors import DataError, Problem
 from . import effects as fx
+from .fieldplay import bond_partners, screen_target
 from .result import CellResult, CombatResult, Event
 from .scenario import Declaration, PieceSpec, Scenario, cell_sort_key
 from .types import (
@@ -39,6 +40,11 @@ MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
 STATS = ("lv", "hp", "atk", "cost")
 STAT_KO = {"lv": "Lv", "hp": "HP", "atk": "ATK", "cost": "cost"}
 BYEOLMADAE, AMPLIFIER = "별마대", "증폭기"
+
+
+def _tops(slots) -> list:
+    """Field slots as the shared readings in fieldplay take them: None or (name, face_up, type)."""
+    return [None if s is None else (s.card, s.face_up, s.type) for s in slots]
 FORMATION_LV = 6  # 병풍: '가장 왼쪽 카드인 수문장은 전부 Lv 6'
 
 
@@ -307,14 +313,12 @@ class Engine:
         for side, slots in self.slots.items():
             formation_on = any(s is not None and s.face_up and s.card == BYEOLMADAE for s in slots)
             left = next(((i, s) for i, s in enumerate(slots) if s is not None), None)
-            target_card = None
-            if formation_on and left is not None:
+            target = screen_target(_tops(slots)) if formation_on else None
+            target_card = target[1] if target else None
+            if formation_on and left is not None and target is None:
                 i, s = left
-                if s.face_up and s.type == "piece":
-                    target_card = s.card
-                else:
-                    self.assume(("formation-left", side, i, when), choice="formation-leftmost-not-piece", side=side,
-                                slot=i + 1, card=s.card, rule="field.position-reference")
+                self.assume(("formation-left", side, i, when), choice="formation-leftmost-not-piece", side=side,
+                            slot=i + 1, card=s.card, rule="field.position-reference")
             changed = []
             for p in self.pieces.values():
                 if p.side != side:
@@ -335,14 +339,7 @@ class Engine:
         """결속 (증폭기): the piece card immediately to the left of each face-up 증폭기. None: no field."""
         if self.slots is None or side not in self.slots:
             return None
-        slots = self.slots[side]
-        out = set()
-        for i, s in enumerate(slots):
-            if s is not None and s.face_up and s.card == AMPLIFIER and i > 0:
-                left = slots[i - 1]
-                if left is not None and left.face_up and left.type == "piece":
-                    out.add(left.card)
-        return out
+        return set(bond_partners(_tops(self.slots[side])).values())
 
     # ---------------------------------------------------- response turn ----
     def declare_all(self, encounters: list[str]) -> None:

@@ -13,6 +13,29 @@ SLOTS = 5
 BYEOLMADAE, SUMUNJANG_LV = "별마대", 6  # 병풍: 가장 왼쪽 카드의 기물 Lv 6 (field.position-reference)
 AMPLIFIER = "증폭기"  # 결속: 바로 왼쪽 기물 카드
 
+def screen_target(tops: list) -> tuple[int, str] | None:
+    """병풍's 'leftmost card' (interp.screen.leftmost): the top card of the leftmost
+    non-empty slot, when it is a face-up piece card. `tops` holds, per slot,
+    None or (name, face_up, type)."""
+    left = next(((i, t) for i, t in enumerate(tops) if t is not None), None)
+    if left is None:
+        return None
+    i, (name, face_up, type_) = left
+    return (i, name) if face_up and type_ == "piece" else None
+
+
+def bond_partners(tops: list) -> dict[int, str]:
+    """결속 (interp.bond.face-up): slot index of each face-up 증폭기 → the face-up piece
+    card immediately to its left."""
+    out = {}
+    for i, t in enumerate(tops):
+        if t is not None and t[1] and t[0] == AMPLIFIER and i > 0:
+            left = tops[i - 1]
+            if left is not None and left[1] and left[2] == "piece":
+                out[i] = left[0]
+    return out
+
+
 ERROR_RULE = {
     "bad-slot": "field.slots",
     "slot-occupied": "field.stack",
@@ -76,6 +99,10 @@ class FieldPlay:
     def _top(self, i: int) -> Card | None:
         return self.slots[i][-1] if self.slots[i] else None
 
+    def _tops(self) -> list:
+        """Per slot None or (name, face_up, type) of its top card, for screen_target / bond_partners."""
+        return [(c.name, c.face_up, c.type) if (c := self._top(i)) else None for i in range(SLOTS)]
+
     def _active_piece_cards(self) -> list[tuple[int, Card]]:
         return [(i, c) for i in range(SLOTS) if (c := self._top(i)) and c.face_up and c.type == "piece"]
 
@@ -110,10 +137,10 @@ class FieldPlay:
         the continuous part stayed after retirement or removal)."""
         if card.name == BYEOLMADAE:
             self.shown.add(BYEOLMADAE)
-        if card.name == AMPLIFIER and i > 0:
-            left = self._top(i - 1)
-            if left is not None and left.type == "piece" and left.face_up:
-                self.entry_bonds[AMPLIFIER] = left.name
+        if card.name == AMPLIFIER:
+            partner = bond_partners(self._tops()).get(i)
+            if partner is not None:
+                self.entry_bonds[AMPLIFIER] = partner
 
     # ------------------------------------------------------------ actions
     def place(self, index: int, name: str, slot: int, face_up: bool) -> None:
@@ -248,24 +275,21 @@ class FieldPlay:
         permanent = self.as_of < "2026-09-04"  # before the revision: '영구 적용'
         star_active = any(c.name == BYEOLMADAE for _, c in self._active_piece_cards())
         star_shown = BYEOLMADAE in self.shown  # also after its card left the field (영구 적용)
-        if star_active or (permanent and star_shown):
-            left = next((self._top(i) for i in range(SLOTS) if self._top(i) is not None), None)
-            if left is not None and left.type == "piece" and left.face_up:
-                levels[left.name] = SUMUNJANG_LV
-                self.events.append({"type": "field-effect", "effect": "병풍", "source": BYEOLMADAE,
-                                    "card": left.name, "lv": SUMUNJANG_LV,
-                                    "rule": "field.entry-effect.duration" if star_active else "field.entry-effect",
-                                    "ruling": None if star_active else "ruling.2026-09-04.entry-effect-duration",
-                                    "interpretation": "interp.screen.leftmost", "permanent": not star_active})
+        tops = self._tops()
+        target = screen_target(tops) if (star_active or (permanent and star_shown)) else None
+        if target is not None:
+            levels[target[1]] = SUMUNJANG_LV
+            self.events.append({"type": "field-effect", "effect": "병풍", "source": BYEOLMADAE,
+                                "card": target[1], "lv": SUMUNJANG_LV,
+                                "rule": "field.entry-effect.duration" if star_active else "field.entry-effect",
+                                "ruling": None if star_active else "ruling.2026-09-04.entry-effect-duration",
+                                "interpretation": "interp.screen.leftmost", "permanent": not star_active})
         bonds: dict[str, str] = {}
-        for i, c in self._active_piece_cards():
-            if c.name == AMPLIFIER and i > 0:
-                left = self._top(i - 1)
-                if left is not None and left.type == "piece" and left.face_up:
-                    bonds[AMPLIFIER] = left.name
-                    self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
-                                        "card": left.name, "rule": "field.position-reference", "ruling": None,
-                                        "interpretation": "interp.bond.face-up", "permanent": False})
+        for partner in bond_partners(tops).values():
+            bonds[AMPLIFIER] = partner
+            self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
+                                "card": partner, "rule": "field.position-reference", "ruling": None,
+                                "interpretation": "interp.bond.face-up", "permanent": False})
         if permanent and AMPLIFIER not in bonds and AMPLIFIER in self.entry_bonds:
             bonds[AMPLIFIER] = self.entry_bonds[AMPLIFIER]
             self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Literal
 
 from .board import Board
+from .scenario import cell_sort_key
 
 MOV = 2  # 기본 2셀 이동 (move.mov)
 SIDE_LIMIT = 3  # 셀당 아군 3기 (move.limit)
@@ -252,16 +253,8 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
     occupied: dict[str, set[str]] = {}
     for pid, cell in positions.items():
         occupied.setdefault(cell, set()).add(sides[pid])
-    encounters = tuple(sorted((c for c, s in occupied.items() if len(s) > 1), key=_cell_sort))
+    encounters = tuple(sorted((c for c, s in occupied.items() if len(s) > 1), key=cell_sort_key))
     for c in encounters:
         events.append({"type": "encounter", "cell": c, "rule": "move.encounter"})
     return MoveResult(valid=not errors, errors=tuple(errors), positions=positions, encounters=encounters,
                       events=tuple(events), unresolved=tuple(unresolved))
-
-
-def _cell_sort(cell: str):
-    try:
-        x, y = cell.split(",")
-        return (0, int(x), int(y))
-    except ValueError:
-        return (1, 0, 0, cell)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from .scenario import cell_sort_key
+
 VP_TO_WIN = 7  # victory.conditions
 
 
@@ -32,7 +34,7 @@ def check_victory(pieces: Iterable, player: str, sides: tuple[str, str], vp: dic
     events: list[dict] = []
     cells: dict[str, dict] = {}
     secured = {s: 0 for s in sides}
-    for cell in sorted(by_cell, key=_cell_sort):
+    for cell in sorted(by_cell, key=cell_sort_key):
         present = {p.side for p in by_cell[cell]}
         settled = {p.side for p in by_cell[cell] if getattr(p.state, "value", p.state) == "settled"}
         if len(present) > 1:
@@ -68,7 +70,7 @@ def check_victory(pieces: Iterable, player: str, sides: tuple[str, str], vp: dic
         events.append({"type": "win-check", "condition": "home", "met": None, "homes": None,
                        "rule": "victory.conditions"})
     else:
-        inside = sorted({p.cell for p in pieces if p.side == player and p.cell in opp_homes}, key=_cell_sort)
+        inside = sorted({p.cell for p in pieces if p.side == player and p.cell in opp_homes}, key=cell_sort_key)
         shared = [c for c in inside if any(p.side == opponent for p in by_cell.get(c, []))]
         met = bool(inside)
         if met:
@@ -81,11 +83,3 @@ def check_victory(pieces: Iterable, player: str, sides: tuple[str, str], vp: dic
     events.append({"type": "result", "winner": winner, "reasons": list(reasons), "rule": "victory.conditions"})
     return VictoryResult(secured=secured, vp_gain=gain, vp=after, winner=winner, reasons=tuple(reasons),
                          cells=cells, events=tuple(events), unresolved=tuple(unresolved))
-
-
-def _cell_sort(cell: str):
-    try:
-        x, y = cell.split(",")
-        return (0, int(x), int(y), "")
-    except ValueError:
-        return (1, 0, 0, cell)

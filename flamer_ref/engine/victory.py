@@ -39,17 +39,14 @@ def check_victory(pieces: Iterable, player: str, sides: tuple[str, str], vp: dic
         settled = {p.side for p in by_cell[cell] if getattr(p.state, "value", p.state) == "settled"}
         if len(present) > 1:
             status, by = "contested", None
-            rule = "victory.secure"
         elif settled:
             status, by = "secured", next(iter(settled))
             secured[by] += 1
-            rule = "victory.secure"
         else:
             status, by = "occupied", next(iter(present))
-            rule = "victory.secure"
         cells[cell] = {"status": status, "by": by, "sides": sorted(present)}
         events.append({"type": "cell", "cell": cell, "status": status, "by": by, "sides": sorted(present),
-                       "rule": rule, "interpretation": "interp.secure.value-cells" if status == "secured" else None})
+                       "rule": "victory.secure", "interpretation": "interp.secure.value-cells" if status == "secured" else None})
     a, b = secured[player], secured[opponent]
     gain = a - b if a > b else 0
     after = dict(vp)

@@ -321,6 +321,61 @@ _FORMATS = ("text", "md", "html")
 _SIM_TEMPLATES = {"text": "simulate/combat.txt.j2", "md": "simulate/combat.md.j2", "html": "simulate/combat.html.j2"}
 
 
+def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text", as_of: Optional[str] = None,
+                     compare: Optional[str] = None, all_branches: bool = False) -> None:
+    """Resolve a parsed scenario and print it: shared by `simulate` and `fight`."""
+    from .engine import runner
+    from .engine.turns import run_any
+
+    turn = isinstance(scn, dict)  # move / victory / field
+    if compare:
+        if turn:
+            out = runner.compare_turn(scn, corpus, as_of or scn["as_of"] or corpus.latest_date(), compare)
+        else:
+            base = as_of or scn.as_of or corpus.latest_date()
+            out = runner.compare(scn, corpus, base, compare)
+        if all(v is None for v in out["results"].values()):
+            from .errors import FlamerError
+
+            raise FlamerError(next(iter(out["errors"].values())))
+        if as_json:
+            _emit(out, True)
+        else:
+            _emit(out, False, "simulate/compare.txt.j2", refs=runner.refs(corpus, out))
+        return
+    if all_branches:
+        if turn:
+            res = run_any(scn, corpus, as_of)
+            out = {"kind": "branches", "file": file, "fixed_by_file": True, "orders_tried": 1, "distinct": 1,
+                   "branches": [{"orders": [], "outcome": res, "error": None, "as_of": res["as_of"]}],
+                   "note": "no-choices"}
+            _emit(out, as_json, "simulate/branches.txt.j2")
+            return
+        out = runner.branches(scn, corpus, as_of)
+        if out["branches"] and all(b["error"] for b in out["branches"]):
+            from .errors import FlamerError
+
+            raise FlamerError(out["branches"][0]["error"])
+        _emit(out, as_json, "simulate/branches.txt.j2")
+        return
+    data = run_any(scn, corpus, as_of)
+    if as_json:
+        _emit(data, True)
+    elif turn:
+        from .render import render
+
+        text = render(f"simulate/{data['kind']}.txt.j2", data=data, refs=runner.refs(corpus, data))
+        if fmt == "md":
+            text = f"```text\n{text.rstrip()}\n```\n"
+        elif fmt == "html":
+            from html import escape
+
+            text = f"<!doctype html><meta charset=\"utf-8\"><pre>{escape(text)}</pre>\n"
+        sys.stdout.write(text)
+    else:
+        _emit(data, False, _SIM_TEMPLATES[fmt], refs=runner.refs(corpus, data))
+
+
 @app.command()
 def simulate(
     file: str = typer.Argument(..., metavar="FILE", help="시나리오 YAML 파일 (kind: combat, move, victory, field)."),
@@ -346,58 +401,12 @@ def simulate(
     # a missing or unreadable file is bad input (exit 1, like any invalid scenario), not a usage error
 
     def go():
-        from .engine import runner
-        from .engine.turns import load_any, run_any
+        from .engine.turns import load_any
 
         corpus = _corpus()
         scn = load_any(file, corpus, display=file)
-        turn = isinstance(scn, dict)  # move / victory / field
-        if compare:
-            if turn:
-                out = runner.compare_turn(scn, corpus, as_of or scn["as_of"] or corpus.latest_date(), compare)
-            else:
-                base = as_of or scn.as_of or corpus.latest_date()
-                out = runner.compare(scn, corpus, base, compare)
-            if all(v is None for v in out["results"].values()):
-                from .errors import FlamerError
-
-                raise FlamerError(next(iter(out["errors"].values())))
-            if as_json:
-                _emit(out, True)
-            else:
-                _emit(out, False, "simulate/compare.txt.j2", refs=runner.refs(corpus, out))
-            return
-        if all_branches:
-            if turn:
-                res = run_any(scn, corpus, as_of)
-                out = {"kind": "branches", "file": file, "fixed_by_file": True, "orders_tried": 1, "distinct": 1,
-                       "branches": [{"orders": [], "outcome": res, "error": None, "as_of": res["as_of"]}],
-                       "note": "no-choices"}
-                _emit(out, as_json, "simulate/branches.txt.j2")
-                return
-            out = runner.branches(scn, corpus, as_of)
-            if out["branches"] and all(b["error"] for b in out["branches"]):
-                from .errors import FlamerError
-
-                raise FlamerError(out["branches"][0]["error"])
-            _emit(out, as_json, "simulate/branches.txt.j2")
-            return
-        data = run_any(scn, corpus, as_of)
-        if as_json:
-            _emit(data, True)
-        elif turn:
-            from .render import render
-
-            text = render(f"simulate/{data['kind']}.txt.j2", data=data, refs=runner.refs(corpus, data))
-            if fmt == "md":
-                text = f"```text\n{text.rstrip()}\n```\n"
-            elif fmt == "html":
-                from html import escape
-
-                text = f"<!doctype html><meta charset=\"utf-8\"><pre>{escape(text)}</pre>\n"
-            sys.stdout.write(text)
-        else:
-            _emit(data, False, _SIM_TEMPLATES[fmt], refs=runner.refs(corpus, data))
+        present_scenario(scn, corpus, file=file, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
+                         all_branches=all_branches)
 
     _run(go)
 

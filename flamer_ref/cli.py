@@ -13,12 +13,12 @@ from typing import List, Optional
 
 import typer
 
-from . import i18n
+from . import complete, i18n
 
 i18n.install()
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode=None,
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -26,7 +26,7 @@ app = typer.Typer(
 )
 
 JSON_OPT = typer.Option(False, "--json", help="사람용 출력 대신 JSON 객체 하나를 출력합니다.")
-ASOF_OPT = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="그 날짜까지의 판정만 적용한 문안을 봅니다.")
+ASOF_OPT = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="그 날짜까지의 판정만 적용한 문안을 봅니다 (2026-09-24, 9/24, 9월 24일도 됩니다).")
 
 
 def _emit(obj: dict, as_json: bool, template: Optional[str] = None, **extra) -> None:
@@ -44,15 +44,37 @@ def _corpus():
     return load()
 
 
-def _run(fn):
-    """Call fn, turning domain errors into one Korean line on stderr and exit 1."""
+def _error_object(exc) -> dict:
+    """What a bot gets on stdout for a domain error under --json: the message and
+    its code, plus whatever helps it act (candidates, problems, the rule)."""
+    extra: dict = {}
+    for attr in ("rule", "ruling"):
+        if getattr(exc, attr, None):
+            extra[attr] = getattr(exc, attr)
+    if hasattr(exc, "candidates"):
+        extra["candidates"] = [{"id": cid, "title": title or None} for cid, title in exc.candidates]
+    problems = getattr(exc, "problems", None)
+    if problems:
+        extra["problems"] = [{"file": p.file, "line": p.line, "key": p.key, "message": p.message, "fix": p.fix}
+                             for p in problems]
+    return extra
+
+
+def _run(fn, as_json: bool = False):
+    """Call fn, turning domain errors into one Korean message on stderr and exit 1
+    (with --json, also one JSON error object on stdout, see i18n.json_error)."""
     from .errors import FlamerError
+
+    def fail(message: str, code: str, extra: dict) -> None:
+        sys.stderr.write(message.rstrip() + "\n")
+        if as_json:
+            sys.stdout.write(i18n.json_error(message.rstrip(), code, **extra))
+        raise typer.Exit(1) from None
 
     try:
         return fn()
     except FlamerError as exc:
-        sys.stderr.write(exc.message.rstrip() + "\n")
-        raise typer.Exit(1) from None
+        fail(exc.message, getattr(exc, "code", "error"), _error_object(exc))
     except BrokenPipeError:  # e.g. piped into `head`
         raise typer.Exit(0) from None
     except (typer.Exit, typer.Abort, SystemExit):
@@ -60,28 +82,42 @@ def _run(fn):
     except Exception as exc:  # noqa: BLE001 - the user must never see a traceback
         if os.environ.get("FLAMER_DEBUG"):
             raise
-        sys.stderr.write(f"내부 오류가 났습니다 ({type(exc).__name__}: {exc}). FLAMER_DEBUG=1로 다시 실행하면 자세히 볼 수 있습니다.\n")
-        raise typer.Exit(1) from None
+        fail(f"내부 오류가 났습니다 ({type(exc).__name__}: {exc}). FLAMER_DEBUG=1로 다시 실행하면 자세히 볼 수 있습니다.",
+             "internal", {})
+
+
+def _data_year() -> int:
+    """The year of the rules data (of its latest ruling): the year of a date typed without one."""
+    try:
+        from .corpus import load_index
+
+        return int(max(load_index()["ruling_dates"].values())[:4])
+    except Exception:  # noqa: BLE001 - no data: the command itself will say so
+        import datetime
+
+        return datetime.date.today().year
 
 
 def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
-    """A malformed date on the command line is a usage error (exit 2)."""
+    """A date option as YYYY-MM-DD. Accepts what search accepts (2026-09-24, 9/24,
+    9월 24일, 09-24; the year defaults to the rules data's). A malformed date is a
+    usage error (exit 2)."""
     if value is None:
         return None
-    from .dates import is_date
+    from .dates import FORMS, parse_date
 
-    if not is_date(value):
-        raise typer.BadParameter(f"날짜 '{value}'를 읽을 수 없습니다. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).",
-                                 param_hint=opt)
-    return value
+    date = parse_date(value, _data_year)
+    if date is None:
+        raise typer.BadParameter(f"날짜로 읽을 수 없습니다: {value}. 이렇게 적으세요: {FORMS}.", param_hint=opt)
+    return date
 
 
 # ------------------------------------------------------------------ search ----
 @app.command()
 def search(
     query: List[str] = typer.Argument(..., metavar="검색어...", help="찾을 말. 띄어쓰기·오타·조사·초성·영문 자판 입력도 됩니다."),
-    limit: int = typer.Option(10, "--limit", "-n", min=1, help="결과 수 (기본 10)."),
-    kind: Optional[str] = typer.Option(None, "--kind", "-k",
+    limit: int = typer.Option(10, "--limit", "-n", min=1, help="결과 수."),
+    kind: Optional[str] = typer.Option(None, "--kind", "-k", autocompletion=complete.choices(complete.SEARCH_KINDS),
                                        help="종류만: clause(조항), ruling(판정), faq, example(예시), card(카드), term(용어)."),
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
@@ -101,7 +137,7 @@ def search(
             aliases = {"조항": "clause", "판정": "ruling", "예시": "example", "카드": "card", "용어": "term"}
             k = aliases.get(k, k)
             if k not in KINDS:
-                raise BadInput(f"--kind '{kind}'를 모릅니다. 다음 중 하나: {', '.join(KINDS)}.")
+                raise BadInput(f"--kind: 모르는 종류입니다: {kind}. 다음 중 하나: {', '.join(KINDS)}.")
         q = " ".join(query)
         from .corpus import load_index
 
@@ -116,13 +152,14 @@ def search(
                 r["matched"] = matched_words(q, r["title"] + " " + r["text"])
             _emit(obj, False, "cli/search.txt.j2")
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 # -------------------------------------------------------------------- rule ----
 @app.command()
 def rule(
-    rule_id: str = typer.Argument(..., metavar="ID", help="조항 id (예: combat.step7.sweep) 또는 해석 id (interp.…)."),
+    rule_id: str = typer.Argument(..., metavar="ID", autocompletion=complete.rule_ids,
+                                 help="조항 id (예: combat.step7.sweep), 해석 id (interp.…) 또는 판정 id (ruling.…)."),
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):
@@ -137,7 +174,7 @@ def rule(
 
         _emit(do_rule(_corpus(), rule_id, as_of), as_json, "cli/rule.txt.j2")
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 @app.command()
@@ -154,13 +191,14 @@ def rulings(
 
         _emit(do_rulings(_corpus(), since, until), as_json, "cli/rulings.txt.j2")
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 # ------------------------------------------------------------------- cards ----
 @app.command()
 def card(
-    name: List[str] = typer.Argument(..., metavar="카드이름", help="카드 이름. 오타·초성·띄어쓰기 차이도 됩니다."),
+    name: List[str] = typer.Argument(..., metavar="카드이름", autocompletion=complete.card_names,
+                              help="카드 이름. 오타·초성·띄어쓰기 차이도 됩니다."),
     as_json: bool = JSON_OPT,
 ):
     """카드 한 장: 진영, 등급, Lv·HP·ATK·cost, 능력과 타이밍. 룰북에 없는 값은 '미상'."""
@@ -170,16 +208,20 @@ def card(
 
         _emit(do_card(_corpus(), " ".join(name)), as_json, "cli/card.txt.j2")
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 @app.command()
 def cards(
-    faction: Optional[str] = typer.Option(None, "--faction", "-f", help="진영: DGM(대광명연방), BGM(밤결무리), 미상."),
-    grade: Optional[str] = typer.Option(None, "--grade", "-g", help="등급: 초급, 중급, 고급, 미상."),
-    timing: Optional[str] = typer.Option(None, "--timing", "-t", help="타이밍 태그: 전투, 대응, 이동, 등장."),
+    faction: Optional[str] = typer.Option(None, "--faction", "-f", autocompletion=complete.choices(complete.FACTIONS),
+                                           help="진영: DGM(대광명연방), BGM(밤결무리), 미상."),
+    grade: Optional[str] = typer.Option(None, "--grade", "-g", autocompletion=complete.choices(complete.GRADES),
+                                         help="등급: 초급, 중급, 고급, 미상."),
+    timing: Optional[str] = typer.Option(None, "--timing", "-t", autocompletion=complete.choices(complete.CARD_TIMINGS),
+                                          help="타이밍 태그: 전투, 대응, 이동, 등장."),
     structure: Optional[bool] = typer.Option(None, "--structure/--no-structure", help="구조물만 / 구조물 빼고."),
-    type_: Optional[str] = typer.Option(None, "--type", help="piece(기물 카드) 또는 special(특수카드)."),
+    type_: Optional[str] = typer.Option(None, "--type", autocompletion=complete.choices(complete.CARD_TYPES),
+                                         help="piece(기물 카드) 또는 special(특수카드)."),
     as_json: bool = JSON_OPT,
 ):
     """카드 목록 (필터: 진영, 등급, 타이밍 태그, 구조물, 종류)."""
@@ -189,13 +231,14 @@ def cards(
 
         _emit(do_cards(_corpus(), faction, grade, timing, structure, type_), as_json, "cli/cards.txt.j2")
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 # ------------------------------------------------------- glossary / faq ----
 @app.command()
 def term(
-    word: Optional[List[str]] = typer.Argument(None, metavar="[용어]", help="찾을 용어. 없으면 용어집 전체."),
+    word: Optional[List[str]] = typer.Argument(None, metavar="[용어]", autocompletion=complete.term_names,
+                                                help="찾을 용어. 없으면 용어집 전체."),
     as_json: bool = JSON_OPT,
 ):
     """용어집: 기동, 정착, 확보, 조우, 맞대응 … 뜻과 관련 조항."""
@@ -208,19 +251,19 @@ def term(
         else:
             _emit(do_terms(_corpus()), as_json, "cli/terms.txt.j2")
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 @app.command()
 def faq(
-    faq_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="FAQ id. 없으면 전체."),
-    fmt: str = typer.Option("text", "--format", metavar="text|md|html",
+    faq_id: Optional[str] = typer.Argument(None, metavar="[ID]", autocompletion=complete.faq_ids, help="FAQ id. 없으면 전체."),
+    fmt: str = typer.Option("text", "--format", metavar="text|md|html", autocompletion=complete.choices(complete.FORMATS),
                             help="text(터미널), md, html(인쇄용 페이지, 페이지별로 묶음)."),
     as_json: bool = JSON_OPT,
 ):
     """'자주 하는 실수 · 질문' 항목을 봅니다. --format html은 인쇄용 FAQ 페이지입니다."""
     if fmt not in ("text", "md", "html"):
-        raise typer.BadParameter(f"'{fmt}'는 없는 형식입니다. text, md, html 중 하나를 고르세요.", param_hint="--format")
+        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html 중 하나를 고르세요.", param_hint="--format")
 
     def go():
         from .lookup import faq as do_faq
@@ -238,30 +281,53 @@ def faq(
             groups[-1]["faq"].append(f)
         sys.stdout.write(render(f"faq/faq.{fmt}.j2", groups=groups))
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 @app.command()
 def example(
-    example_id: Optional[str] = typer.Argument(None, metavar="[ID]", help="예시 id. 없으면 목록."),
+    example_id: Optional[str] = typer.Argument(None, metavar="[ID]", autocompletion=complete.example_ids,
+                                               help="예시 id. 없으면 목록."),
+    show_scenario: bool = typer.Option(False, "--scenario",
+                                       help="예시의 시나리오 YAML을 출력합니다 (flamer simulate -로 그대로 다시 풉니다). "
+                                            "시나리오가 여럿인 예시는 ID#2처럼 번호로 고릅니다."),
     as_json: bool = JSON_OPT,
 ):
-    """룰북의 예시(룰북 예시·보드 상황 상세 예시·그림보드 예시)를 봅니다."""
+    """룰북의 예시(룰북 예시·보드 상황 상세 예시·그림보드 예시)를 봅니다.
+
+    예: flamer example ex.combat.scene5 --scenario | flamer simulate -
+    """
+    if show_scenario and not example_id:
+        raise typer.BadParameter("--scenario에는 예시 id가 필요합니다 (예: flamer example ex.combat.scene5 --scenario).",
+                                 param_hint="--scenario")
 
     def go():
         from .lookup import example as do_example, examples_list
 
+        if show_scenario:
+            from .engine.scenario_files import example_scenario
+            from .render import render
+
+            out = example_scenario(_corpus(), example_id)
+            if as_json:
+                _emit({k: out[k] for k in ("id", "title", "index", "count", "scenario")}, True)
+                return
+            if out["count"] > 1 and out["picked_by"] == "default":
+                sys.stderr.write(render("scenario/example_note.txt.j2", **out))
+            sys.stdout.write(out["yaml"])
+            return
         if example_id:
             _emit(do_example(_corpus(), example_id), as_json, "cli/example.txt.j2")
         else:
             _emit(examples_list(_corpus()), as_json, "cli/examples.txt.j2")
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 @app.command()
 def timing(
-    name: List[str] = typer.Argument(..., metavar="이름", help="카드, 능력, 또는 타이밍 태그((대응), (전투), (이동), 등장효과, 구조물)."),
+    name: List[str] = typer.Argument(..., metavar="이름", autocompletion=complete.timing_names,
+                              help="카드, 능력, 타이밍 태그((대응), (전투), (이동), 등장효과, 구조물) 또는 용어(맞대응 …)."),
     as_json: bool = JSON_OPT,
 ):
     """언제 쓸 수 있나: 누구의 라운드, 어느 턴·단계, 손패/필드, 기물 상태, 맞대응, 조우 필요, 그 뒤.
@@ -274,7 +340,7 @@ def timing(
 
         _emit(do_timing(_corpus(), " ".join(name)), as_json, "cli/timing.txt.j2")
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 # ---------------------------------------------------------------- validate ----
@@ -312,20 +378,45 @@ def validate(
                   "effects": len(effects), "timings": len(c.timings)}
         _emit({"ok": True, "root": str(root), "counts": counts, "problems": []}, as_json, "cli/validate.txt.j2")
 
-    _run(go)
+    _run(go, as_json=as_json)
 
 
 # ---------------------------------------------------------------- simulate ----
 # (issue 3: the combat and response engine)
 _FORMATS = ("text", "md", "html")
-_SIM_TEMPLATES = {"text": "simulate/combat.txt.j2", "md": "simulate/combat.md.j2", "html": "simulate/combat.html.j2"}
+
+
+def _emit_result(obj: dict, as_json: bool, fmt: str, refs: dict) -> None:
+    """A simulate answer: JSON, or templates/simulate/<kind>.<txt|md|html>.j2 (render_result)."""
+    if as_json:
+        _emit(obj, True)
+        return
+    from .render import render_result
+
+    sys.stdout.write(render_result(obj, fmt, refs=refs))
 
 
 def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text", as_of: Optional[str] = None,
-                     compare: Optional[str] = None, all_branches: bool = False) -> None:
-    """Resolve a parsed scenario and print it: shared by `simulate` and `fight`."""
+                     compare: Optional[str] = None, all_branches: bool = False, brief: bool = False) -> None:
+    """Resolve a parsed scenario and print it: shared by `simulate` and `fight`.
+
+    brief: print only the verdict (at most four lines; with as_json, {"verdict": …, "lines": […]})."""
     from .engine import runner
     from .engine.turns import run_any
+
+    def _brief(obj: dict) -> bool:
+        if not brief:
+            return False
+        from .render import render
+
+        text = render("simulate/_verdict.txt.j2", data=obj, refs=runner.refs(corpus, obj), brief=True)
+        if as_json:
+            from .verdict import build
+
+            _emit({"verdict": build(obj), "lines": text.splitlines()}, True)
+        else:
+            sys.stdout.write(text)
+        return True
 
     turn = isinstance(scn, dict)  # move / victory / field
     if compare:
@@ -337,11 +428,12 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
         if all(v is None for v in out["results"].values()):
             from .errors import FlamerError
 
+            if not turn:  # the same error again, as raised (a Forbidden keeps its clause)
+                runner.simulate(scn, corpus, as_of=out["dates"][0])
             raise FlamerError(next(iter(out["errors"].values())))
-        if as_json:
-            _emit(out, True)
-        else:
-            _emit(out, False, "simulate/compare.txt.j2", refs=runner.refs(corpus, out))
+        if _brief(out):
+            return
+        _emit_result(out, as_json, fmt, runner.refs(corpus, out))
         return
     if all_branches:
         if turn:
@@ -349,51 +441,47 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
             out = {"kind": "branches", "file": file, "fixed_by_file": True, "orders_tried": 1, "distinct": 1,
                    "branches": [{"orders": [], "outcome": res, "error": None, "as_of": res["as_of"]}],
                    "note": "no-choices"}
-            _emit(out, as_json, "simulate/branches.txt.j2")
+            if not _brief(out):
+                _emit_result(out, as_json, fmt, runner.refs(corpus, out))
             return
         out = runner.branches(scn, corpus, as_of)
         if out["branches"] and all(b["error"] for b in out["branches"]):
             from .errors import FlamerError
 
+            orders = out["branches"][0]["orders"]
+            runner.simulate(scn, corpus, as_of=as_of, combat_order=(orders[0] or None) if orders else None)
             raise FlamerError(out["branches"][0]["error"])
-        _emit(out, as_json, "simulate/branches.txt.j2")
+        if not _brief(out):
+            _emit_result(out, as_json, fmt, runner.refs(corpus, out))
         return
     data = run_any(scn, corpus, as_of)
-    if as_json:
-        _emit(data, True)
-    elif turn:
-        from .render import render
-
-        text = render(f"simulate/{data['kind']}.txt.j2", data=data, refs=runner.refs(corpus, data))
-        if fmt == "md":
-            text = f"```text\n{text.rstrip()}\n```\n"
-        elif fmt == "html":
-            from html import escape
-
-            text = f"<!doctype html><meta charset=\"utf-8\"><pre>{escape(text)}</pre>\n"
-        sys.stdout.write(text)
-    else:
-        _emit(data, False, _SIM_TEMPLATES[fmt], refs=runner.refs(corpus, data))
+    if _brief(data):
+        return
+    _emit_result(data, as_json, fmt, runner.refs(corpus, data))  # each kind's template: the verdict first
 
 
 @app.command()
 def simulate(
-    file: str = typer.Argument(..., metavar="FILE", help="시나리오 YAML 파일 (kind: combat, move, victory, field)."),
+    file: str = typer.Argument(..., metavar="FILE",
+                               help="시나리오 YAML 파일 (종류: 전투, 이동, 승리확인, 필드). -이면 표준 입력에서 읽습니다. "
+                                    "형식: docs/SCENARIOS.md, 틀: flamer scenario new 전투"),
     as_json: bool = JSON_OPT,
     as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD",
                                         help="파일의 as_of 대신 이 날짜까지의 판정만 적용합니다."),
-    fmt: str = typer.Option("text", "--format", metavar="text|md|html", help="사람용 출력 형식 (기본 text)."),
+    fmt: str = typer.Option("text", "--format", metavar="text|md|html", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식 (기본 text)."),
     compare: Optional[str] = typer.Option(None, "--compare", metavar="YYYY-MM-DD",
                                           help="이 날짜로도 풀어서 결과 차이와 차이를 만든 판정을 보여 줍니다."),
     all_branches: bool = typer.Option(False, "--all-branches",
                                       help="combat_order가 없을 때 공격자가 고를 수 있는 모든 전투 순서를 풀어 서로 다른 결과를 보여 줍니다."),
+    brief: bool = typer.Option(False, "--brief",
+                               help="판정(최대 4줄)만 출력합니다: 셀마다 누가 점령했는지, 누가 누구를 포획했는지, 결정한 조항."),
 ):
     """시나리오 하나를 풀어 한국어로 설명합니다: 전투(대응턴 스택 → 1~7단계), 이동, 승리확인, 필드.
 
     종료 코드: 0 풀림(미해결 항목이 있어도), 1 잘못된 시나리오(파일 없음 포함), 2 명령어 사용 오류.
     """
     if fmt not in _FORMATS:
-        raise typer.BadParameter(f"'{fmt}'는 없는 형식입니다. text, md, html 중 하나를 고르세요.", param_hint="--format")
+        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html 중 하나를 고르세요.", param_hint="--format")
     as_of = _usage_date(as_of, "--as-of")
     compare = _usage_date(compare, "--compare")
     if compare and all_branches:
@@ -404,11 +492,114 @@ def simulate(
         from .engine.turns import load_any
 
         corpus = _corpus()
-        scn = load_any(file, corpus, display=file)
-        present_scenario(scn, corpus, file=file, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                         all_branches=all_branches)
+        scn = load_any(file, corpus, display=file)  # "-": standard input
+        from .engine.scenario import notice_lines
 
-    _run(go)
+        for note in notice_lines(scn):  # card names read as another name: never silently (stderr only)
+            sys.stderr.write(note + "\n")
+        present_scenario(scn, corpus, file=file, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
+                         all_branches=all_branches, brief=brief)
+
+    _run(go, as_json=as_json)
+
+
+@app.command()
+def fight(
+    line: List[str] = typer.Argument(..., metavar="'공격자 vs 수비자'",
+                                     help="한 셀의 전투. 예: \"거신 vs 별마대, 행성굴착기(정착)\""),
+    response: Optional[List[str]] = typer.Option(None, "--response", "-r", metavar="'누가 카드 [대상]'",
+                                                 help="대응턴 선언(선언 순서대로 여러 번). 예: --response \"수비자 재부팅 행성굴착기\""),
+    battle: Optional[List[str]] = typer.Option(None, "--battle", "-b", metavar="'누가 카드 [대상]'",
+                                               help="전투 1단계의 (전투) 특수카드(선언 순서대로 여러 번). 예: --battle \"공격자 피의장막\""),
+    cell: str = typer.Option("1,1", "--cell", metavar="x,y", help="전투가 벌어지는 셀 이름 (기본 1,1)."),
+    save: Optional[str] = typer.Option(None, "--save", metavar="FILE",
+                                       help="같은 전투를 시나리오 YAML로 저장합니다 (고쳐서 flamer simulate로 다시 풀기)."),
+    as_json: bool = JSON_OPT,
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="이 날짜까지의 판정만 적용합니다."),
+    compare: Optional[str] = typer.Option(None, "--compare", metavar="YYYY-MM-DD",
+                                          help="이 날짜로도 풀어서 결과 차이와 차이를 만든 판정을 보여 줍니다."),
+    brief: bool = typer.Option(False, "--brief", help="판정 요약(4줄 이하)만 출력합니다."),
+    fmt: str = typer.Option("text", "--format", metavar="text|md|html", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식 (기본 text)."),
+):
+    """한 줄로 적은 전투를 풉니다: 왼쪽이 공격자(턴 플레이어), 오른쪽이 수비자.
+
+    기물은 쉼표로 나누고, 카드 이름 뒤 괄호에 상태·수치를, 뒤에 개수를 적습니다:
+    정착/기동, lv5 hp3 atk2 cost4 (레벨5 체력3 공격2 비용4), 구조물, x2 (×2, *2, 2기).
+    데이터베이스에 없는 기물은 이름(lv2 hp2 atk1)처럼 적습니다. 진영 코드를 정하려면 "DGM: 수문장 vs BGM: 개미".
+
+    대응·(전투) 선언은 '누가 카드 [능력] [대상] [비용 기물] [셀 x,y]': 누가 = 공격자/수비자(또는 진영 코드),
+    대상·비용은 기물 id나 카드 이름.
+
+    예: flamer fight "수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)"
+        flamer fight "거신, 장인 vs 개미(정착 lv1 hp2 atk1)" -r "수비자 진내폭격 비용 개미" --compare 2026-09-23
+    """
+    if fmt not in _FORMATS:
+        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html 중 하나를 고르세요.", param_hint="--format")
+    as_of = _usage_date(as_of, "--as-of")
+    compare = _usage_date(compare, "--compare")
+
+    def go():
+        from . import oneliner
+        from .engine.scenario import parse_text
+        from .render import render
+
+        corpus = _corpus()
+        text = " ".join(line)
+        built = oneliner.build(corpus, text, responses=response, battles=battle, cell=cell, as_of=as_of)
+        for n in built.notices:
+            sys.stderr.write(render("cli/fight_notice.txt.j2", n=n))
+        if built.missing:
+            oneliner.supply(built, _ask_missing(built.missing, as_json))
+        command = "flamer fight " + " ".join(_shell_quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+        yaml_text = oneliner.to_yaml(built, command)
+        display = save or "flamer fight"
+        scn = parse_text(yaml_text, display, corpus)
+        if save:
+            from pathlib import Path
+
+            try:
+                Path(save).write_text(yaml_text, encoding="utf-8")
+            except OSError as exc:
+                from .errors import BadInput
+
+                raise BadInput(f"--save {save}: 파일을 쓸 수 없습니다 ({exc.strerror or exc}).") from None
+            sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
+        present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
+                         **({"brief": True} if brief else {}))
+
+    _run(go, as_json=as_json)
+
+
+def _shell_quote(arg: str) -> str:
+    import shlex
+
+    return shlex.quote(arg)
+
+
+def _ask_missing(missing, as_json: bool) -> dict:
+    """Ask a person at a terminal for stats the card database lacks; elsewhere one error listing them all."""
+    from .errors import MissingStats
+    from .render import render
+
+    if as_json or not (sys.stdin.isatty() and sys.stderr.isatty()):
+        raise MissingStats(missing, render("cli/fight_missing.txt.j2", missing=missing).rstrip())
+    values = {}
+    for m in missing:
+        while True:
+            sys.stderr.write(render("cli/fight_prompt.txt.j2", m=m))
+            sys.stderr.flush()
+            try:
+                answer = input()
+            except (EOFError, KeyboardInterrupt):
+                from .errors import FlamerError
+
+                raise FlamerError("\n중단했습니다.") from None
+            try:
+                values[(m.piece, m.stat)] = int(answer.strip())
+                break
+            except ValueError:
+                sys.stderr.write(render("cli/fight_prompt_retry.txt.j2", answer=answer.strip()))
+    return values
 
 
 @app.command()
@@ -426,7 +617,41 @@ def examples(as_json: bool = JSON_OPT):
         if not out["ok"]:
             raise typer.Exit(1)
 
-    _run(go)
+    _run(go, as_json=as_json)
+
+
+# ---------------------------------------------------------------- scenario ----
+scenario_app = typer.Typer(
+    rich_markup_mode=None,
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="시나리오 파일 도우미. 형식 설명: docs/SCENARIOS.md",
+)
+app.add_typer(scenario_app, name="scenario")
+
+
+@scenario_app.command("new")
+def scenario_new(
+    kind: str = typer.Argument(..., metavar="종류", help="전투(combat), 이동(move), 승리확인(victory), 필드(field).",
+                               autocompletion=lambda incomplete: [k for k in ("전투", "이동", "승리확인", "필드", "combat",
+                                                                              "move", "victory", "field")
+                                                                  if k.startswith(incomplete)]),
+):
+    """주석이 달린 한국어 시나리오 틀을 출력합니다. 그대로 풀리므로 고쳐 쓰면 됩니다.
+
+    예: flamer scenario new 전투 > 내전투.yaml / flamer scenario new 이동 | flamer simulate -
+    """
+    from .engine.scenario_files import UnknownKind, kinds_text, template_text
+
+    try:
+        text = template_text(kind)
+    except UnknownKind as exc:
+        from .korean import josa
+
+        why = "아직 틀이 없는 종류입니다" if exc.planned else "모르는 종류입니다"
+        raise typer.BadParameter(f"{josa(repr(kind), '은/는')} {why}. 다음 중 하나를 고르세요: {kinds_text(exc.available)}.",
+                                 param_hint="종류") from None
+    sys.stdout.write(text)
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from . import __version__
 from .errors import DataError, Problem
 from .errors import line_of as _line
+from .korean import josa
 from .paths import cache_dir, data_root
 
 CACHE_FORMAT = 3
@@ -122,7 +123,7 @@ class _Checker:
             if not good:
                 want = " 또는 ".join(_TYPE_KO[t] for t in types)
                 self.add(obj, key, f"{where}: '{key}'의 값은 {want}이어야 합니다 (지금: {value!r}).",
-                         f"'{key}'를 {want}(으)로 고치세요")
+                         f"'{key}'의 값을 {want} 값으로 고치세요")
                 ok = False
         return ok
 
@@ -523,7 +524,7 @@ def _load_card(corpus: Corpus, chk: _Checker, item, where, ref, plain):
     where = f"{where} ({name})"
     seen = corpus.__dict__.setdefault("_card_names", set())
     if name in seen:
-        chk.add(item, "name", f"{where}: 카드 이름 '{name}'가 중복됩니다.", "하나로 합치세요")
+        chk.add(item, "name", f"{where}: 카드 이름 {josa(repr(str(name)), '이/가')} 중복됩니다.", "하나로 합치세요")
         return
     seen.add(name)
     ok = True
@@ -563,7 +564,7 @@ def _load_card(corpus: Corpus, chk: _Checker, item, where, ref, plain):
             ok = False
             continue
         if ab["name"] in abil_names:
-            chk.add(ab, "name", f"{aw}: 능력 이름 '{ab['name']}'가 중복됩니다.", "하나로 합치세요")
+            chk.add(ab, "name", f"{aw}: 능력 이름 {josa(repr(str(ab['name'])), '이/가')} 중복됩니다.", "하나로 합치세요")
             ok = False
         abil_names.add(ab["name"])
         if ab["timing"] is not None and ab["timing"] not in TIMINGS:

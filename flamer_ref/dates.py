@@ -1,5 +1,7 @@
-"""Dates as the rules data and the command line write them: YYYY-MM-DD only.
-Kept free of imports so that option checks stay off PyYAML's import cost."""
+"""Dates as the rules data writes them (YYYY-MM-DD) and as people type them on
+the command line (2026-09-24, 9/24, 9월 24일, 09-24, 2026년 9월 24일).
+Kept free of imports beyond the standard library so that option checks stay
+off PyYAML's import cost."""
 
 from __future__ import annotations
 
@@ -7,6 +9,12 @@ import datetime as _dt
 import re
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+# a month and a day without the year: 9/24, 09-24, 9.24, 9월 24일 (the way search reads dates, 9월 24일 = 9-24)
+_MONTH_DAY = (re.compile(r"(\d{1,2})\s*[-/.]\s*(\d{1,2})\.?"), re.compile(r"(\d{1,2})\s*월\s*(\d{1,2})\s*일?"))
+_YEAR_MONTH_DAY = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일?")
+
+#: the forms accepted, for messages
+FORMS = "YYYY-MM-DD(예: 2026-09-24), 9/24, 09-24, 9월 24일"
 
 
 def is_date(value) -> bool:
@@ -18,3 +26,35 @@ def is_date(value) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _ymd(year: int, month: int, day: int) -> str | None:
+    try:
+        return _dt.date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def parse_date(value, default_year) -> str | None:
+    """The date `value` means, as YYYY-MM-DD, or None when it is not a date.
+
+    Accepts YYYY-MM-DD, 'YYYY년 M월 D일', and a month and day without the year
+    (9/24, 09-24, 9.24, 9월 24일); `default_year` (an int, or a function
+    returning one, called only when needed) supplies the missing year."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if is_date(text):
+        return text
+    m = _YEAR_MONTH_DAY.fullmatch(text)
+    if m:
+        return _ymd(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    for pattern in _MONTH_DAY:
+        m = pattern.fullmatch(text)
+        if m:
+            month, day = int(m.group(1)), int(m.group(2))
+            if not (1 <= month <= 12 and 1 <= day <= 31):
+                return None
+            year = default_year() if callable(default_year) else default_year
+            return _ymd(int(year), month, day)
+    return None

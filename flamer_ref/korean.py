@@ -283,9 +283,10 @@ def josa(word: str, pair: str) -> str:
     """Attach the right particle of a pair such as '이/가', '을/를', '은/는',
     '과/와', '으로/로' to a word, by its last syllable's final consonant."""
     with_final, without = pair.split("/")
-    base = word
+    base = str(word)
     if base.endswith(")") and "(" in base:  # 'gk(수문장)': the particle follows the word outside
         base = base[:base.rindex("(")]
+    base = base.rstrip("'\"’”」』》〉]」 ")  # '정착' + 이: the particle follows what is quoted
     last = base[-1] if base else ""
     if is_syllable(last):
         final = (ord(last) - _SBASE) % 28
@@ -297,7 +298,34 @@ def josa(word: str, pair: str) -> str:
         if pair == "으로/로" and final == "ㄹ":
             return word + without
         return word + (with_final if final else without)
-    return word + f"{with_final}({without})"
+    final = _latin_final(base)
+    if pair == "으로/로" and final == "ㄹ":
+        return word + without
+    return word + (with_final if final else without)
+
+
+#: abbreviations the game's players read as Korean words: Lv 레벨, ATK 공격력 (어택), MOV 이동력
+_READ_AS = {"Lv": "ㄹ", "LV": "ㄹ", "ATK": "ㄱ", "MOV": "ㄱ"}
+
+
+def _latin_final(base: str) -> str:
+    """The final consonant a Latin-script word is read with, so that no particle is ever hedged.
+
+    An all-capital acronym or a single letter is read letter by letter (DGM 디지엠, HP 에이치피, Lv 엘브이);
+    another word by its sound (drill 드릴, gk 지케이: a final l, m, n or ng is read as ㄹ, ㅁ, ㄴ, ㅇ).
+    Anything else (symbols, digits handled above) takes the form without a final consonant."""
+    letters = "".join(ch for ch in base if ch.isascii() and ch.isalpha())
+    for abbr, final in _READ_AS.items():  # game abbreviations read as Korean words
+        if base.endswith(abbr) and not base[: -len(abbr)][-1:].isalpha():
+            return final
+    if not letters or not base[-1].isascii() or not base[-1].isalpha():
+        return ""
+    if letters.isupper() or len(letters) <= 2 or base[-1].isupper():
+        return {"L": "ㄹ", "M": "ㅁ", "N": "ㄴ", "R": "ㄹ"}.get(base[-1].upper(), "")
+    low = letters.lower()
+    if low.endswith("ng"):
+        return "ㅇ"
+    return {"l": "ㄹ", "m": "ㅁ", "n": "ㄴ"}.get(low[-1], "")
 
 
 #: the final consonant of each digit read in Korean (영 일 이 삼 사 오 육 칠 팔 구)

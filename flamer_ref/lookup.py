@@ -9,13 +9,18 @@ from .errors import Ambiguous, BadInput, NotFound
 from .korean import choseong, is_choseong_query, is_qwerty_candidate, jamo, josa, qwerty_to_jamo
 
 
+def _quoted(value: str, pair: str) -> str:
+    """'value' with the particle its last sound takes ('정착'이, 'combat.x'가)."""
+    return josa(f"'{value}'", pair)
+
+
 def check_date(value: str | None, what: str = "--as-of") -> str | None:
     if value is None:
         return None
     from .dates import is_date
 
     if not is_date(value):
-        raise BadInput(f"{what} 날짜 '{value}'를 읽을 수 없습니다. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).")
+        raise BadInput(f"{what} 날짜를 읽을 수 없습니다: {value}. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).")
     return value
 
 
@@ -59,7 +64,7 @@ def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
                 "clause_titles": [{"id": c, "title": corpus.clauses[c]["title"]} for c in r["clauses"]]}
     c = corpus.clauses.get(rule_id)
     if c is None:
-        raise NotFound(f"조항 '{rule_id}'가 없습니다.", _id_candidates(corpus, rule_id, corpus.clauses, "title"))
+        raise NotFound(f"조항 {_quoted(rule_id, '이/가')} 없습니다.", _id_candidates(corpus, rule_id, corpus.clauses, "title"))
     touching = corpus.rulings_for(rule_id)
     in_force = [r for r in touching if r["date"] <= as_of]
     later = [r for r in touching if r["date"] > as_of]
@@ -174,7 +179,86 @@ def card(corpus: Corpus, name: str) -> dict:
     view = card_view(corpus, corpus.cards[key])
     view["query"] = name
     view["corrected"] = corrected
+    view.update(card_mentions(corpus, corpus.cards[key]))
     return view
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or "\uac00" <= ch <= "\ud7a3" or "\u3131" <= ch <= "\u318e"
+
+
+def _mentions(text: str, words: list[str], longer: list[str]) -> str | None:
+    """The first of `words` that `text` mentions as a word of its own: not the end
+    of a longer word (개미 in 벌크업개미), nor part of a longer name (`longer`:
+    개미 in 벌크업 개미). Particles after it are fine (폭약은, 개미를)."""
+    for w in words:
+        start = 0
+        while True:
+            i = text.find(w, start)
+            if i < 0:
+                break
+            start = i + 1
+            if i > 0 and _is_word_char(text[i - 1]):
+                continue
+            if any(_inside(text, n, i) for n in longer if w in n):
+                continue
+            return w
+    return None
+
+
+def _inside(text: str, name: str, i: int) -> bool:
+    """Is position i inside an occurrence of `name` in text?"""
+    j = text.find(name, max(0, i - len(name) + 1))
+    while 0 <= j <= i:
+        if i < j + len(name):
+            return True
+        j = text.find(name, j + 1)
+    return False
+
+
+def card_mentions(corpus: Corpus, card: dict) -> dict:
+    """The rulings and FAQ entries that concern a card (as Scryfall lists rulings):
+    those whose own text names the card or one of its abilities, then those that
+    touch a clause whose text names it. Computed from the data, each with why."""
+    words = [card["name"], *card["aliases"]]
+    words += [a["name"] for a in card["abilities"] if a["name"] not in words]
+    words.sort(key=len, reverse=True)
+    longer: list[str] = []
+    for c in corpus.cards.values():
+        for n in (c["name"], *c["aliases"], *(a["name"] for a in c["abilities"])):
+            if n not in words and any(w in n for w in words) and n not in longer:
+                longer.append(n)
+
+    def via_clause(clause_ids):
+        for cid in clause_ids:
+            cl = corpus.clauses.get(cid)
+            if cl is not None:
+                w = _mentions(cl["text"], words, longer)
+                if w:
+                    return cid, w
+        return None, None
+
+    rulings_out, faq_out = [], []
+    for r in corpus.rulings.values():
+        w = _mentions(f"{r['title']} {r['summary']}", words, longer)
+        cid = None
+        if w is None:
+            cid, w = via_clause(r["clauses"])
+        if w is not None:
+            rulings_out.append({"id": r["id"], "date": r["date"], "status": r["status"],
+                                "status_ko": RULING_STATUS[r["status"]], "label": r["label"], "title": r["title"],
+                                "summary": r["summary"], "mentions": w, "via_clause": cid})
+    for f in corpus.faq.values():
+        # FAQ entries only where they name the card: a clause's worked example names many cards in passing
+        w = _mentions(" ".join([f["question"], f["answer"], *f.get("keywords", [])]), words, longer)
+        cid = None
+        if w is not None:
+            faq_out.append({"id": f["id"], "question": f["question"], "answer": f["answer"], "mentions": w,
+                            "via_clause": cid})
+    # the ones that name the card themselves first
+    rulings_out.sort(key=lambda r: r["via_clause"] is not None)
+    faq_out.sort(key=lambda f: f["via_clause"] is not None)
+    return {"rulings": rulings_out, "faq": faq_out}
 
 
 def cards(corpus: Corpus, faction: str | None = None, grade: str | None = None, timing: str | None = None,
@@ -187,16 +271,16 @@ def cards(corpus: Corpus, faction: str | None = None, grade: str | None = None, 
         else:
             fac_filter = {v: k for k, v in FACTIONS.items()}.get(faction, faction.upper())
             if fac_filter not in FACTIONS:
-                raise BadInput(f"진영 '{faction}'를 모릅니다. DGM(대광명연방), BGM(밤결무리) 또는 미상 중에서 고르세요.")
+                raise BadInput(f"진영 {_quoted(faction, '을/를')} 모릅니다. DGM(대광명연방), BGM(밤결무리) 또는 미상 중에서 고르세요.")
     if grade is not None and grade not in ("초급", "중급", "고급", "미상"):
-        raise BadInput(f"등급 '{grade}'를 모릅니다. 초급, 중급, 고급, 미상 중에서 고르세요.")
+        raise BadInput(f"등급 {_quoted(grade, '을/를')} 모릅니다. 초급, 중급, 고급, 미상 중에서 고르세요.")
     if timing is not None:
         timing = timing.strip("()")
         timing = "등장" if timing == "등장효과" else timing
         if timing not in ("전투", "대응", "이동", "등장"):
-            raise BadInput(f"타이밍 '{timing}'를 모릅니다. 전투, 대응, 이동, 등장 중에서 고르세요.")
+            raise BadInput(f"타이밍 {_quoted(timing, '을/를')} 모릅니다. 전투, 대응, 이동, 등장 중에서 고르세요.")
     if type_ is not None and type_ not in ("piece", "special"):
-        raise BadInput(f"카드 종류 '{type_}'를 모릅니다. piece(기물 카드) 또는 special(특수카드).")
+        raise BadInput(f"카드 종류 {_quoted(type_, '을/를')} 모릅니다. piece(기물 카드) 또는 special(특수카드).")
     out = []
     for c in corpus.cards.values():
         if fac_filter is not unset and c["faction"] != fac_filter:
@@ -243,14 +327,14 @@ def faq(corpus: Corpus, faq_id: str | None = None) -> dict:
     if faq_id is None:
         return {"faq": [view(f) for f in corpus.faq.values()]}
     if faq_id not in corpus.faq:
-        raise NotFound(f"FAQ '{faq_id}'가 없습니다.", _id_candidates(corpus, faq_id, corpus.faq, "question"))
+        raise NotFound(f"FAQ {_quoted(faq_id, '이/가')} 없습니다.", _id_candidates(corpus, faq_id, corpus.faq, "question"))
     return {"faq": [view(corpus.faq[faq_id])]}
 
 
 def example(corpus: Corpus, example_id: str) -> dict:
     e = corpus.examples.get(example_id)
     if e is None:
-        raise NotFound(f"예시 '{example_id}'가 없습니다.", _id_candidates(corpus, example_id, corpus.examples, "title"))
+        raise NotFound(f"예시 {_quoted(example_id, '이/가')} 없습니다.", _id_candidates(corpus, example_id, corpus.examples, "title"))
     return {"id": e["id"], "title": e["title"], "type": e["type"], "type_ko": EXAMPLE_TYPES[e["type"]],
             "source": corpus.source_title(e["source"]), "situation": e["situation"], "steps": e["steps"],
             "result": e["result"], "point": e.get("point"), "reason": e.get("reason"),
@@ -354,18 +438,26 @@ def timing(corpus: Corpus, name: str) -> dict:
             key = "card:" + c["name"] if c["type"] == "special" else f"ability:{c['name']}:{ab['name']}"
             names.setdefault(ab["name"], key)
             names.setdefault(f"{c['name']} {ab['name']}", key)
+    term_names: dict[str, str] = {}
+    for t in corpus.terms.values():
+        for n in (t["term"], *t["aliases"]):
+            term_names.setdefault(n, t["id"])
+    exact_term = next((tid for n, tid in term_names.items() if _norm_name(n) == _norm_name(q)), None)
+    exact_card = any(_norm_name(n) == _norm_name(q) for n in names)
+    if exact_term is not None and not exact_card:
+        return _term_timing(corpus, name, exact_term, corrected=False, strict=True)
     try:
         hit, corrected = resolve_name(q, names, "카드나 능력")
     except (Ambiguous, NotFound) as exc:
-        # candidates as people type them, not the internal keys
-        shown = []
-        for k, _ in exc.candidates:
-            kind, _, rest = k.partition(":")
-            item = (rest.replace(":", " "), "능력" if kind == "ability" else "카드")
-            if item not in shown:
-                shown.append(item)
-        exc.candidates[:] = shown
-        raise type(exc)(exc.message.split("\n")[0], shown) from None
+        # no one card or ability: perhaps a glossary term with a timing (맞대웅 → 맞대응), if exactly one fits
+        try:
+            tid, t_corrected = resolve_name(q, term_names, "용어")
+            found = _term_timing(corpus, name, tid, corrected=t_corrected, strict=False)
+        except (Ambiguous, NotFound):
+            found = None
+        if found is not None:
+            return found
+        return _reraise_shown(exc)
     if hit.startswith("card:"):
         c = corpus.cards[hit[5:]]
         return {"query": name, "matched": {"kind": "card", "name": c["name"]}, "corrected": corrected,
@@ -374,3 +466,48 @@ def timing(corpus: Corpus, name: str) -> dict:
     c = corpus.cards[card_name]
     return {"query": name, "matched": {"kind": "ability", "name": ability, "card": card_name}, "corrected": corrected,
             "entries": _card_entries(corpus, c, only_ability=ability)}
+
+
+def term_timing_rows(corpus: Corpus, term: dict) -> list[dict]:
+    """The timing profiles (each with only its rows) that cite a clause the
+    glossary term cites: what the timing table says about the term."""
+    cited = set(term["clauses"])
+    out = []
+    for p in corpus.timings.values():
+        rows = [r for r in p["rows"] if cited & set(r["clauses"])]
+        if rows:
+            out.append({**p, "rows": rows})
+    return out
+
+
+def _term_timing(corpus: Corpus, query: str, term_id: str, *, corrected: bool, strict: bool) -> dict | None:
+    """`flamer timing TERM`: the term, and the rows of the timing table that
+    cite its clauses. None (or, when `strict`, an error saying so) if none do."""
+    t = corpus.terms[term_id]
+    profiles = term_timing_rows(corpus, t)
+    if not profiles:
+        if not strict:
+            return None
+        raise NotFound(f"'{t['term']}'{josa(t['term'], '은/는')[len(t['term']):]} 용어입니다. 타이밍 표에는 이 용어의 "
+                       f"조항을 다루는 행이 없습니다. 뜻을 보려면: flamer term {t['term']}")
+    entries = []
+    for p in profiles:
+        m = p["match"]
+        entries.append({"subject": p["title"], "card": None, "ability": None, "timing": m.get("timing") or m.get("tag"),
+                        "text": None, "unknown": False, "message": None, **_profile_view(corpus, p)})
+    return {"query": query, "matched": {"kind": "term", "name": t["term"], "id": t["id"]}, "corrected": corrected,
+            "term": {"id": t["id"], "term": t["term"], "definition": t["definition"],
+                     "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in t["clauses"]]},
+            "entries": entries}
+
+
+def _reraise_shown(exc):
+    """Re-raise a NotFound/Ambiguous from name resolution with candidates as
+    people type them, not the internal keys."""
+    shown = []
+    for k, _ in exc.candidates:
+        kind, _, rest = k.partition(":")
+        item = (rest.replace(":", " "), "능력" if kind == "ability" else "카드")
+        if item not in shown:
+            shown.append(item)
+    raise type(exc)(exc.message.split("\n")[0], shown) from None

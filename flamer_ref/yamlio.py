@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from .errors import DataError, Problem
+from .korean import josa
 
 try:  # the C parser is several times faster than the pure-Python one
     from yaml import CSafeLoader as _Base
@@ -117,7 +118,7 @@ def parse_text(text: str, path: str):
     try:
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a safe loader subclass
     except _DuplicateKey as exc:
-        raise DataError([Problem(path, exc.line, str(exc.key), f"키 '{exc.key}'가 같은 자리에 두 번 나옵니다.",
+        raise DataError([Problem(path, exc.line, str(exc.key), f"키 {josa(repr(str(exc.key)), '이/가')} 같은 자리에 두 번 나옵니다.",
                                  "둘 중 하나를 지우거나 합치세요")]) from None
     except yaml.YAMLError as exc:
         raise DataError([_yaml_problem(path, exc)]) from None
@@ -134,6 +135,42 @@ def read_yaml(path: Path, display: str | None = None):
     except OSError as exc:
         raise DataError([Problem(name, None, None, f"파일을 읽을 수 없습니다 ({exc.strerror}).")]) from None
     return parse_text(text, name)
+
+
+def read_stdin(display: str = "표준 입력"):
+    """Read YAML text from standard input and parse it with the same strict loader.
+
+    At a terminal (nothing piped in) a one-line hint goes to stderr first, so that a
+    waiting prompt is not mistaken for a hang."""
+    import sys
+
+    stream = sys.stdin
+    if stream is None:
+        raise DataError([Problem(display, None, None, "표준 입력이 닫혀 있습니다.",
+                                 "파일 이름을 주거나 시나리오를 파이프로 넘기세요 (예: cat scene.yaml | flamer simulate -)")])
+    try:
+        if stream.isatty():
+            sys.stderr.write("표준 입력에서 시나리오를 읽습니다 — 다 적었으면 빈 줄에서 Ctrl-D를 누르세요.\n")
+            sys.stderr.flush()
+    except (AttributeError, ValueError, OSError):
+        pass
+    try:
+        buffer = getattr(stream, "buffer", None)
+        data = buffer.read() if buffer is not None else stream.read()
+    except OSError as exc:
+        raise DataError([Problem(display, None, None, f"표준 입력을 읽을 수 없습니다 ({exc.strerror}).")]) from None
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise DataError([Problem(display, None, None, "UTF-8 텍스트가 아닙니다.",
+                                     "시나리오를 UTF-8로 넘기세요")]) from None
+    else:
+        text = data.lstrip("\ufeff")
+    if not text.strip():
+        raise DataError([Problem(display, None, None, "비어 있습니다 — 시나리오가 넘어오지 않았습니다.",
+                                 "시나리오 YAML을 파이프로 넘기세요 (예: flamer scenario new 전투 | flamer simulate -)")])
+    return parse_text(text, display)
 
 
 def plain(obj):

@@ -26,7 +26,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..errors import DataError, Problem
+from ..errors import DataError, Forbidden, Problem
+from ..korean import josa
 from . import effects as fx
 from .fieldplay import bond_partners, screen_target
 from .result import CellResult, CombatResult, Event
@@ -40,6 +41,11 @@ MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
 STATS = ("lv", "hp", "atk", "cost")
 STAT_KO = {"lv": "Lv", "hp": "HP", "atk": "ATK", "cost": "cost"}
 BYEOLMADAE, AMPLIFIER = "별마대", "증폭기"
+
+
+def repr_q(text) -> str:
+    """A name quoted for a message: '정착' (the particle after it follows the quoted word: korean.josa)."""
+    return f"'{text}'"
 
 
 def _tops(slots) -> list:
@@ -208,6 +214,21 @@ class Engine:
         lst.insert(i, p)
         p.cell = cell
 
+    def forbid(self, reason: str, rule: str, d: Declaration | None = None, key: str | None = None,
+               ruling: str | None = None, **detail) -> Forbidden:
+        """A play the rules forbid (errors.Forbidden), located at item d (key) of the scenario."""
+        line = (d.line_of(key) if key else d.line) if d is not None else None
+        where = (f"{d.where}.{key}" if key else d.where) if d is not None else None
+        refs = {}
+        for i in (rule, ruling):
+            if i in self.corpus.clauses:
+                refs[i] = self.corpus.clauses[i]["title"]
+            elif i in self.corpus.rulings:
+                refs[i] = self.corpus.rulings[i]["title"]
+        labels = {p.id: p.spec.label for p in self.pieces.values()}
+        return Forbidden(reason, rule, ruling=ruling, file=self.scn.file, line=line, key=where,
+                         detail={**detail, "labels": labels}, refs=refs)
+
     def error(self, d: Declaration | None, key: str | None, message: str, fix: str | None = None) -> DataError:
         if d is None:
             return DataError([Problem(self.scn.file, None, key, message, fix)])
@@ -296,14 +317,37 @@ class Engine:
         return (s.side, s.card, s.structure, p.state, None if lv is None else lv + p.b_lv,
                 None if s.hp is None else s.hp + p.b_hp - p.damage, None if s.atk is None else s.atk + p.b_atk, s.cost)
 
-    def pick_target(self, cell: str, side: str, what: str) -> tuple[_P, int] | None:
-        """combat.targeting: the side's highest-priority mobile piece in the cell, else settled."""
+    def pick_target(self, cell: str, side: str, what: str) -> tuple[_P, int, dict] | None:
+        """combat.targeting: the side's highest-priority mobile piece in the cell, else settled.
+
+        Returns (piece, tie level, why): why says from which pool the target came (``mobile`` |
+        ``settled``), among how many candidates, and which comparison picked it (``only`` | ``lv`` |
+        ``hp`` | ``atk`` | ``cost`` | ``listing``) with the deciding value and the clause."""
+        pool = "mobile"
         cands = self.mobile(cell, side)
         if not cands:
+            pool = "settled"
             cands = [p for p in self.in_cell(cell, side) if p.state is SETTLED]
         if not cands:
             return None
-        return self.rank(cands, what, top_only=True)[0]
+        target, level = self.rank(cands, what, top_only=True)[0]
+        by = "only" if len(cands) == 1 else ("lv", "hp", "atk", "cost", "listing")[level]
+        value = None
+        if by in ("lv", "hp", "atk", "cost"):
+            value = {"lv": self.lv_or_none, "hp": self.hp_or_none, "atk": self.atk_or_none,
+                     "cost": lambda q: q.spec.cost}[by](target)
+        rule = {"hp": "combat.tiebreak", "atk": "combat.tiebreak", "cost": "combat.tiebreak",
+                "listing": "interp.tiebreak.listing-order"}.get(by, "combat.targeting")
+        why = {"target_pool": pool, "target_candidates": len(cands), "target_by": by, "target_value": value,
+               "target_lv": self.lv_or_none(target), "target_rule": rule}
+        return target, level, why
+
+    def lv_or_none(self, p: _P) -> int | None:
+        base = p.field_lv if p.field_lv is not None else p.spec.lv
+        return None if base is None else base + p.b_lv
+
+    def atk_or_none(self, p: _P) -> int | None:
+        return None if p.spec.atk is None else p.spec.atk + p.b_atk
 
     # ------------------------------------------------------------- field ----
     def field_effects(self, when: str, cell: str | None = None) -> None:
@@ -346,9 +390,7 @@ class Engine:
         if not self.scn.response:
             return
         if not encounters:
-            d = self.scn.response[0]
-            raise self.error(d, None, "조우 셀(양 진영 기물이 함께 있는 셀)이 없어 대응턴이 열리지 않습니다 (조항 response.when).",
-                             "response를 지우거나 cells에 조우를 만드세요")
+            raise self.forbid("no-encounter", "response.when", self.scn.response[0])
         response_cells: set[str] = set()
         for d in self.scn.response:
             decl = self.declare(d, encounters, response_cells, phase="response")
@@ -362,27 +404,29 @@ class Engine:
             if d.ability not in (None, d.card):
                 names = [a["name"] for a in card["abilities"]]
                 if d.ability not in names:
-                    raise self.error(d, "ability", f"특수카드 '{d.card}'에 능력 '{d.ability}'가 없습니다.")
+                    raise self.error(d, "ability", f"특수카드 '{d.card}'에 능력 {josa(repr_q(d.ability), '이/가')} 없습니다.")
             t = card.get("timing")
             if t is None:
                 self.assume(("timing", d.card), choice="card-timing-unknown", card=d.card,
                             rule="field.special.response-set" if timing == "대응" else "combat.step1.battle-cards")
             elif t != timing:
-                raise self.error(d, "card", f"'{d.card}'는 ({t}) 특수카드라 ({timing}) 선언에 쓸 수 없습니다.",
-                                 f"({timing}) 카드나 effect를 적으세요")
+                raise self.forbid("card-wrong-timing", "response.declare.what" if timing == "대응"
+                                  else "combat.step1.battle-cards", d, "card", card=d.card, card_timing=t,
+                                  timing=timing)
             return None, card
         abil = [a for a in card["abilities"] if a["timing"] == timing]
         if d.ability is not None:
             named = [a for a in card["abilities"] if a["name"] == d.ability]
             if not named:
-                raise self.error(d, "ability", f"'{d.card}'에 능력 '{d.ability}'가 없습니다.",
+                raise self.error(d, "ability", f"'{d.card}'에 능력 {josa(repr_q(d.ability), '이/가')} 없습니다.",
                                  f"있는 능력: {', '.join(a['name'] for a in card['abilities']) or '없음'}")
             if named[0]["timing"] != timing:
-                raise self.error(d, "ability", f"'{d.card}' {d.ability}는 ({timing}) 능력이 아닙니다.")
+                raise self.forbid("ability-wrong-timing", "response.declare.what" if timing == "대응"
+                                  else "combat.step3.sp", d, "ability", card=d.card, ability=d.ability,
+                                  ability_timing=named[0]["timing"], timing=timing)
             return d.ability, card
         if not abil:
-            raise self.error(d, "card", f"'{d.card}'에는 ({timing}) SP가 없습니다 (조항 response.declare.what).",
-                             "세트된 (대응) 특수카드나 (대응) SP를 가진 기물 카드를 적으세요")
+            raise self.forbid("no-timing-sp", "response.declare.what", d, "card", card=d.card, timing=timing)
         if len(abil) > 1:
             raise self.error(d, "card", f"'{d.card}'에 ({timing}) 능력이 여럿입니다: {', '.join(a['name'] for a in abil)}.",
                              "ability로 하나를 고르세요")
@@ -395,9 +439,8 @@ class Engine:
         role = self.role(d.side)
         counter = phase == "response" and role is Role.ATTACKER
         if counter and not self.in_force(R_COUNTER):
-            raise self.error(d, "side", f"{self.as_of} 기준으로는 턴 플레이어({d.side})가 자기 라운드의 대응턴에 아무것도 "
-                             f"발동할 수 없습니다 — 맞대응은 {self.ruling_date(R_COUNTER)} 도입 (조항 response.opener, "
-                             f"판정 {R_COUNTER}).", f"이 항목을 지우거나 --as-of를 {self.ruling_date(R_COUNTER)} 이후로 하세요")
+            raise self.forbid("counter-before-ruling", "response.opener", d, "side", ruling=R_COUNTER, side=d.side,
+                              as_of=self.as_of, date=self.ruling_date(R_COUNTER))
         ability = None
         card = None
         edef = None
@@ -419,7 +462,7 @@ class Engine:
         slot = None
         if card is not None and card["type"] == "piece":
             if phase != "response":
-                raise self.error(d, "card", "(전투) 단계의 기물 SP는 3단계에서 자동으로 발동합니다; battle_cards에는 특수카드만 적으세요.")
+                raise self.forbid("piece-sp-in-battle-cards", "combat.step3.sp", d, "card", card=d.card)
             self_id = self._declaring_piece(d)
         elif card is not None and phase == "response":
             slot = self._use_set_card(d)
@@ -431,21 +474,23 @@ class Engine:
         if d.target is not None:
             target = self.pieces[d.target]
             if not target.on_board:
-                raise self.error(d, "target", f"대상 '{d.target}'는 선언 시점에 이미 보드에 없습니다 (앞선 비용으로 제거됨).")
+                raise self.forbid("target-gone", "response.declare.timing", d, "target", target=d.target)
         elif need_target:
-            raise self.error(d, None, f"'{d.card or '효과'}'는 선언할 때 대상 기물을 정해야 합니다.", "target: 기물 id를 적으세요")
+            raise self.error(d, None, f"{josa(repr_q(d.card or '효과'), '은/는')} 선언할 때 대상 기물을 정해야 합니다.", "target: 기물 id를 적으세요")
         if target is not None and edef is not None and not inline:
             want = edef.choose.get("target")
             if want in ("own-settled-piece", "own-piece") and target.side != d.side:
-                raise self.error(d, "target", f"'{d.card}'의 대상은 자기 기물이어야 하는데 '{target.id}'는 {target.side}의 기물입니다.")
+                raise self.forbid("target-not-own", "response.declare.timing", d, "target", card=d.card,
+                                  target=target.id, target_side=target.side)
             if want == "own-settled-piece" and target.state is not SETTLED:
-                raise self.error(d, "target", f"'{d.card}'의 대상은 자기 정착(뒷면) 기물이어야 하는데 '{target.id}'는 선언 시점에 기동입니다.")
+                raise self.forbid("target-not-settled", "response.declare.timing", d, "target", card=d.card,
+                                  target=target.id)
         chosen = d.cell
         if need_cell and chosen is None:
             if phase != "response":
                 chosen = combat_cell
             else:
-                raise self.error(d, None, f"'{d.card or '효과'}'는 선언할 때 셀을 정해야 합니다.", "cell: \"x,y\"를 적으세요")
+                raise self.error(d, None, f"{josa(repr_q(d.card or '효과'), '은/는')} 선언할 때 셀을 정해야 합니다.", "cell: \"x,y\"를 적으세요")
         ctx = {"target": target.id if target else None, "self": self_id, "chosen": chosen}
 
         applies: list[str] = []
@@ -459,9 +504,8 @@ class Engine:
             if isinstance(pr, fx.Attack):
                 cell = self._cell_ref(pr.cell, ctx, d, combat_cell)
                 if phase == "response" and cell not in encounters:
-                    raise self.error(d, "cell" if d.cell is not None else "effect",
-                                     f"공격 효과의 대상 셀 {cell}은 조우 셀이 아닙니다 — 공격 효과는 전투가 벌어지는 셀만 "
-                                     f"대상으로 합니다 (조항 response.attack-cells). 조우 셀: {', '.join(encounters) or '없음'}.")
+                    raise self.forbid("attack-cell-not-encounter", "response.attack-cells", d,
+                                      "cell" if d.cell is not None else "effect", cell=cell, encounters=list(encounters))
                 if phase == "response" and len({q.side for q in self.pieces.values()
                                                  if q.on_board and q.cell == cell}) < 2:
                     # an earlier cost emptied one side: still an encounter cell for declaring
@@ -474,7 +518,7 @@ class Engine:
                 pid = self._piece_ref(pr.piece, ctx, d)
                 p = self.pieces[pid]
                 if not p.on_board:
-                    raise self.error(d, "effect", f"효과의 대상 '{pid}'는 선언 시점에 보드에 없습니다.")
+                    raise self.forbid("effect-piece-gone", "response.declare.timing", d, "effect", piece=pid)
                 from_cells[pid] = p.cell
                 add(p.cell)
                 if isinstance(pr, fx.Move):
@@ -485,10 +529,8 @@ class Engine:
 
         if counter:
             if not set(applies) & response_cells:
-                raise self.error(d, "side", f"맞대응은 대응 셀(수비자가 앞서 선언한 효과가 적용되는 셀)에 적용되는 효과만 됩니다 "
-                                 f"(조항 response.counter). 이 효과의 적용 셀: {', '.join(applies) or '없음'}; 대응 셀: "
-                                 f"{', '.join(sorted(response_cells, key=cell_sort_key)) or '없음'}.",
-                                 "대응 셀에 적용되는 효과로 고치거나 이 항목을 지우세요")
+                raise self.forbid("counter-off-response-cell", "response.counter", d, "side", applies=list(applies),
+                                  response_cells=sorted(response_cells, key=cell_sort_key))
 
         decl = _Decl(d=d, role=role, card=d.card, ability=ability, effect=tuple(effect), inline=inline, self_id=self_id,
                      target_id=target.id if target else None, target_cell=target.cell if target else None,
@@ -532,30 +574,33 @@ class Engine:
                 raise self.error(d, "effect", "'self'는 기물 SP 선언에서만 쓸 수 있습니다.")
             return ctx["self"]
         if ref not in self.pieces:
-            raise self.error(d, "effect", f"효과의 기물 id '{ref}'가 cells에 없습니다.")
+            raise self.error(d, "effect", f"효과의 기물 id {josa(repr_q(ref), '이/가')} cells에 없습니다.")
         return ref
 
     def _declaring_piece(self, d: Declaration) -> str:
         if d.piece is not None:
             p = self.pieces[d.piece]
             if p.card != d.card or p.side != d.side:
-                raise self.error(d, "piece", f"'{p.id}'는 {d.side}의 '{d.card}' 기물이 아닙니다.")
+                raise self.error(d, "piece", f"{josa(repr_q(p.id), '은/는')} {d.side}의 '{d.card}' 기물이 아닙니다.")
             if not p.on_board:
-                raise self.error(d, "piece", f"'{p.id}'는 선언 시점에 보드에 없습니다.")
+                raise self.forbid("sp-piece-gone", "response.declare.timing", d, "piece", piece=p.id)
             if p.state is not SETTLED:
-                raise self.error(d, "piece", f"'{p.id}'는 기동(앞면) 상태라 (대응) SP를 선언할 수 없습니다 — 기물 SP는 정착 기물을 "
-                                 "앞면으로 돌려 발동합니다 (조항 response.declare.what, response.counter.requirements).")
+                raise self.forbid("sp-piece-mobile", self._sp_rule(d), d, "piece", piece=p.id, card=d.card,
+                                  timing="대응")
             return p.id
         cands = [p for p in self.pieces.values() if p.on_board and p.side == d.side and p.card == d.card
                  and p.state is SETTLED]
         if not cands:
-            raise self.error(d, "card", f"{d.side}에게 (대응) SP를 선언할 정착(뒷면) '{d.card}' 기물이 없습니다 — 기물 SP는 정착 기물을 "
-                             "앞면으로 돌려 발동합니다 (조항 response.declare.what, response.counter.requirements).",
-                             "정착 상태의 그 카드 기물을 cells에 두거나 piece:로 지정하세요")
+            raise self.forbid("no-settled-sp-piece", self._sp_rule(d), d, "card", side=d.side, card=d.card,
+                              timing="대응")
         if len(cands) > 1:
             self.assume(("declaring", d.where), choice="declaring-piece", index=d.index, piece=cands[0].id,
                         candidates=[p.id for p in cands], rule="response.declare.what")
         return cands[0].id
+
+    def _sp_rule(self, d: Declaration) -> str:
+        """The clause that makes a piece's SP need a settled piece: for a 맞대응 its own requirements clause."""
+        return "response.counter.requirements" if self.role(d.side) is Role.ATTACKER else "response.declare.what"
 
     def _use_set_card(self, d: Declaration):
         if self.slots is None:
@@ -566,15 +611,13 @@ class Engine:
             if s is not None and s.card == d.card and s.type == "special" and (side_slot := (d.side, i)) not in self._used_slots:
                 self._used_slots.add(side_slot)
                 return side_slot
-        raise self.error(d, "card", f"'{d.card}'가 {d.side}의 필드에 세트되어 있지 않습니다 — (대응) 특수카드는 필드에 세트되어 "
-                         "있어야 발동할 수 있고 손패에서 직접 쓸 수 없습니다 (조항 field.special.response-set).",
-                         f"field.{d.side}에 {{set: {d.card}}}를 두세요")
+        raise self.forbid("response-card-not-set", "field.special.response-set", d, "card", card=d.card, side=d.side)
 
     def _check_move(self, d: Declaration, p: _P, to: str) -> None:
         if p.spec.structure:
             if self.in_force(R_STRUCT_IMMOVABLE):
-                raise self.error(d, "effect", f"'{p.id}'는 구조물이라 이 효과로 이동하지 않습니다 — 이동이 불가능한 (대응) 효과는 "
-                                 f"발동할 수 없습니다 (조항 move.structures, response.move-impossible; 판정 {R_STRUCT_IMMOVABLE}).")
+                raise self.forbid("structure-cannot-move", "move.structures", d, "effect",
+                                  ruling=R_STRUCT_IMMOVABLE, piece=p.id)
             self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, ruling=R_STRUCT_IMMOVABLE, piece=p.id,
                      rule="move.structures")
         if p.cell == to:
@@ -582,9 +625,8 @@ class Engine:
         here = self.in_cell(to)
         mine = sum(1 for q in here if q.side == p.side)
         if mine >= SIDE_LIMIT or len(here) >= CELL_LIMIT:
-            raise self.error(d, "effect", f"'{p.id}'를 {to}로 옮길 수 없습니다 — 그 셀에 이미 {p.side} 기물 {mine}기, 모두 "
-                             f"{len(here)}기가 있습니다 (한 진영 {SIDE_LIMIT}기·합산 {CELL_LIMIT}기 한도). 이동이 불가능한 (대응) "
-                             "효과는 발동할 수 없습니다 (조항 response.move-impossible, move.limit).")
+            raise self.forbid("move-destination-full", "response.move-impossible", d, "effect", piece=p.id, to=to,
+                              side=p.side, mine=mine, total=len(here), side_limit=SIDE_LIMIT, cell_limit=CELL_LIMIT)
 
     def _pay(self, d: Declaration, decl: _Decl, edef, phase: str) -> None:
         given = list(d.cost)
@@ -600,8 +642,7 @@ class Engine:
                 return (p.on_board and (p.side == d.side) == c.own and (c.card is None or p.card == c.card)
                         and (c.state is None or p.state is c.state) and p.id not in to_pay)
 
-            what = " ".join(x for x in (("자기" if c.own else "상대"), ("정착 상태" if c.state is SETTLED else ""),
-                                        (f"'{c.card}'" if c.card else ""), "기물") if x)
+            what = {"own": c.own, "state": c.state.value if c.state is not None else None, "cost_card": c.card}
             hit = next((g for g in given if ok(self.pieces[g.piece])), None)
             if hit is not None:
                 given.remove(hit)
@@ -609,13 +650,13 @@ class Engine:
                 continue
             bad = next((g for g in given), None)
             if bad is not None:
-                raise self.error(d, "cost", f"비용으로 고른 '{bad.piece}'는 '{d.card}'의 비용({what} 파괴)에 맞지 않습니다.")
+                raise self.forbid("cost-mismatch", "response.declare.timing", d, "cost", piece=bad.piece, card=d.card,
+                                  **what)
             cands = [p for p in self.pieces.values() if ok(p)]
             if not cands:
-                raise self.error(d, "cost", f"'{d.card}'의 비용({what} 하나 파괴)을 낼 수 없습니다 — 비용을 낼 수 없으면 선언할 수 "
-                                 "없습니다 (조항 response.declare.timing).")
+                raise self.forbid("cost-unpayable", "response.declare.timing", d, "cost", card=d.card, **what)
             if len(cands) > 1:
-                raise self.error(d, "cost", f"'{d.card}'의 비용으로 파괴할 {what}를 골라야 합니다 (후보: "
+                raise self.error(d, "cost", f"'{d.card}'의 비용으로 파괴할 기물을 골라야 합니다 (후보: "
                                  f"{', '.join(p.id for p in cands)}).", "cost: {destroy: 기물 id}를 적으세요")
             self.assume(("cost", d.where), choice="cost-piece", index=d.index, piece=cands[0].id,
                         rule="response.declare.timing")
@@ -623,11 +664,11 @@ class Engine:
         for g in given:  # costs given in the scenario beyond the card's own
             p = self.pieces[g.piece]
             if not p.on_board:
-                raise self.error(d, "cost", f"비용으로 파괴할 '{p.id}'는 이미 보드에 없습니다.")
+                raise self.forbid("cost-piece-gone", "response.declare.timing", d, "cost", piece=p.id)
             if p.side != d.side:
-                raise self.error(d, "cost", f"비용으로는 자기 기물만 파괴할 수 있는데 '{p.id}'는 {p.side}의 기물입니다.")
+                raise self.forbid("cost-not-own", "response.declare.timing", d, "cost", piece=p.id, piece_side=p.side)
             if p.id in to_pay:
-                raise self.error(d, "cost", f"비용으로 같은 기물 '{p.id}'를 두 번 파괴할 수 없습니다.",
+                raise self.error(d, "cost", f"비용으로 같은 기물 {josa(repr_q(p.id), '을/를')} 두 번 파괴할 수 없습니다.",
                                  "중복된 destroy 항목을 지우세요")
             to_pay.append(p.id)
         explosive = edef is not None and edef.card == "폭약"
@@ -693,9 +734,14 @@ class Engine:
                 return self.fizzle(decl, at, step, FizzleReason.NO_TARGET, pr, cell=cell,
                                    rule="response.resolve.depart" if vac else "response.fizzle",
                                    ruling=R_VACATED if vac and self.in_force(R_VACATED) else None)
-            target, level = tgt
+            target, level, why = tgt
+            actor = self.pieces.get(decl.self_id) if decl.self_id else None
+            if actor is not None and not actor.on_board:
+                # the declaring piece is gone (e.g. a 폭약 destroyed as the cost): the effect attacks, not the piece
+                why = {**why, "actor_where": actor.where}
             self.hit(cell, step, None, decl.self_id, decl.d.side, pr.amount, target, level, [],
-                     rule="response.rule-targets" if step == 2 else step_rule, source=decl.card)
+                     rule="response.rule-targets" if step == 2 else step_rule, source=decl.card,
+                     why={**why, "index": decl.d.index, "ability": decl.ability})
             return None
         if isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
             cell = (ctx["chosen"] if pr.cell == fx.CHOSEN else pr.cell) or at
@@ -732,10 +778,22 @@ class Engine:
             src = p.cell
             self._take_off(p)
             self._put(p, pr.to)
-            self.emit(E.DEPART, cell=src, step=step, piece=pid, to=pr.to,
-                      rule="response.resolve.depart" if src in self._combat_cells else step_rule)
-            self.emit(E.ARRIVE, cell=pr.to, step=step, piece=pid, **{"from": src},
-                      rule="response.resolve.arrive" if self.both_present(pr.to) else step_rule)
+            # from_combat: src holds a combat this turn (the piece is out of it); joins: ``combat`` — the
+            # destination is this very combat (in from step 3), ``later-combat`` — another combat cell of
+            # this turn, ``new-encounter`` — a cell that now holds both sides and fights later this turn,
+            # else null (a plain move)
+            from_combat = src in self._combat_cells
+            if pr.to == at:
+                joins = "combat"
+            elif pr.to in self._combat_cells:
+                joins = "later-combat"
+            else:
+                joins = "new-encounter" if self.both_present(pr.to) else None
+            self.emit(E.DEPART, cell=src, step=step, piece=pid, to=pr.to, from_combat=from_combat, at=at,
+                      rule="response.resolve.depart" if from_combat else step_rule)
+            self.emit(E.ARRIVE, cell=pr.to, step=step, piece=pid, **{"from": src}, joins=joins, at=at,
+                      rule={"combat": "response.resolve.arrive", "new-encounter": "response.resolve.new-encounter"}.get(
+                          joins, step_rule))
             return None
         if isinstance(pr, fx.Buff):
             self.buff(p, pr, step, decl.card, step_rule)
@@ -762,7 +820,7 @@ class Engine:
 
     # ------------------------------------------------------------ attacks ----
     def hit(self, cell, step, rnd, actor_id, side, amount, target: _P, level: int, order_ties, rule, source=None,
-            ruling=None) -> None:
+            ruling=None, why: dict | None = None) -> None:
         settled = target.state is SETTLED
         hp_before = self.hp_or_none(target) if settled else self.stat(
             target, "hp", "피격 기물의 남은 HP를 계산해야 합니다")
@@ -770,7 +828,8 @@ class Engine:
         hp_after = None if hp_before is None else hp_before - amount
         self.emit(E.ATTACK, cell=cell, step=step, round=rnd, actor=actor_id, side=side, source=source,
                   target=target.id, target_state=target.state.value, amount=amount, hp_before=hp_before,
-                  hp_after=hp_after, order_ties=order_ties, target_ties=_tie_cites(level), rule=rule, ruling=ruling)
+                  hp_after=hp_after, order_ties=order_ties, target_ties=_tie_cites(level), **(why or {}), rule=rule,
+                  ruling=ruling)
         if settled:
             self.capture(target, actor_id, side, CaptureReason.SETTLED_HIT, cell, step, rnd, "combat.settled")
         elif hp_after <= 0:
@@ -806,7 +865,8 @@ class Engine:
             atk = self.stat(p, "atk", "공격하는 기동 기물의 ATK가 필요합니다")
             if atk <= 0:
                 self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk, why="atk-zero",
-                          rule="combat.structures" if p.spec.structure else "interp.sweep.attack-executed")
+                          rule="combat.structures" if p.spec.structure else (
+                              "combat.step7.sweep" if atk == 0 else "interp.sweep.attack-executed"))
                 continue
             ruling = None
             if p.spec.structure:
@@ -824,11 +884,11 @@ class Engine:
                           rule={"cost": "response.cost.emptied-cell", "stack": "response.resolve.depart"}.get(
                               cause, "combat.targeting"), ruling=R_VACATED if cause else None)
                 continue
-            target, tlevel = tgt
+            target, tlevel, why = tgt
             p.attacked = True
             changed = True
             self.hit(cell, step, rnd, p.id, side, atk, target, tlevel, _tie_cites(level), rule,
-                     ruling=ruling)
+                     ruling=ruling, why=why)
         return changed
 
     # ------------------------------------------------------------ combats ----
@@ -849,6 +909,7 @@ class Engine:
     def fight(self, cell: str, first: bool, new: bool) -> CellResult:
         for p in self.in_cell(cell):
             p.attacked = False
+        vac_before = self.vacated_side(cell)  # emptied by a cost or by the stack of an earlier combat
         # step 1 — (전투) special cards, declared attacker first, applied in reverse
         items = [d for d in self.scn.battle_cards if d.cell == cell]
         if items:
@@ -859,9 +920,10 @@ class Engine:
         else:
             self.step(cell, 1, skipped=True)
         vac = self.vacated_side(cell)
-        if vac is not None:
+        if vac_before is not None:
+            # (a side captured by a step-1 (전투) card is no vacancy: it was captured, and the combat goes on)
             cause = self.vacated_cause.setdefault(cell, "stack")
-            self.emit(E.VACATED, cell=cell, step=1, side=vac, cause=cause, continues=True,
+            self.emit(E.VACATED, cell=cell, step=1, side=vac_before, cause=cause, continues=True,
                       rule="response.cost.emptied-cell" if cause == "cost" else "response.resolve.depart",
                       ruling=R_VACATED)
         # step 2 — the response stack, in the first combat only
@@ -870,7 +932,8 @@ class Engine:
             self.step(cell, 2)
             for decl in reversed(self.stack):
                 self.resolve(decl, cell, 2)
-                if cell not in self.ended and self.vacated_side(cell) is not None and not self.in_force(R_VACATED):
+                if (cell not in self.ended and vac is None and self.vacated_side(cell) is not None
+                        and not self.in_force(R_VACATED)):
                     self.ended.add(cell)
                     self.emit(E.VACATED, cell=cell, step=2, side=self.vacated_side(cell), cause="stack",
                               continues=False, rule="response.resolve.depart", ruling=R_VACATED)
@@ -977,9 +1040,11 @@ class Engine:
         left = {s: [p.id for p in self.in_cell(cell, s)] for s in (self.attacker, self.defender)}
         present = [s for s in left if left[s]]
         occupant = present[0] if len(present) == 1 else None
+        # who is left in the cell after step 7 (정리) holds it: combat.step7.sweep decides the occupant
         self.emit(E.END, cell=cell, occupant=occupant, standoff=standoff, rounds=rounds, reason=reason.value,
+                  survivors=left,
                   rule=rule or {EndReason.STANDOFF: "combat.standoff", EndReason.STALEMATE: "interp.stalemate",
-                        EndReason.VACATED: "response.resolve.depart"}.get(reason, "combat.no-retreat"),
+                        EndReason.VACATED: "response.resolve.depart"}.get(reason, "combat.step7.sweep"),
                   ruling=R_VACATED if reason is EndReason.VACATED else None)
         return CellResult(cell=cell, occupant=occupant, standoff=standoff, rounds=rounds,
                           survivors={s: tuple(v) for s, v in left.items()}, end=reason, resolved_stack=resolved_here)
@@ -1007,8 +1072,12 @@ class Engine:
             else:
                 why = None
             if why is not None:
+                # ATK 0 pieces only: the step-7 sentence itself ('ATK 0 기물뿐이라 공격을 실행하지 않은 경우');
+                # a negative ATK is read the same way only by interpretation
+                below = why == "no-attack-executed" and any((self.atk_or_none(p) or 0) < 0 for p in mine)
                 self.emit(E.SWEEP, cell=cell, step=7, side=side, pieces=[], applies=False, why=why,
-                          rule="interp.sweep.attack-executed" if why == "no-attack-executed" else "combat.step7.sweep")
+                          rule="combat.step7.sweep",
+                          **({"interpretation": "interp.sweep.attack-executed"} if below else {}))
                 continue
             if not self.in_force(R_SWEEP):
                 self.emit(E.SWEEP, cell=cell, step=7, side=side, pieces=[], applies=False, why="ruling-not-in-force",
@@ -1023,7 +1092,18 @@ class Engine:
                 self.capture(p, by, side, CaptureReason.SWEEP, cell, 7, None, "combat.step7.sweep", ruling=R_SWEEP)
 
     # ----------------------------------------------------------------- run ----
+    def check_battle_card_order(self) -> None:
+        """combat.step1.battle-cards: in each combat the attacker declares first, then the defender — a
+        defender's (전투) card listed before an attacker's card of the same cell is a play out of turn."""
+        first: dict[str, Declaration] = {}
+        for d in self.scn.battle_cards:
+            f = first.setdefault(d.cell, d)
+            if d.side == self.attacker and f.side == self.defender:
+                raise self.forbid("battle-card-defender-first", "combat.step1.battle-cards", f, "side", cell=d.cell,
+                                  defender=self.defender, attacker=self.attacker, card=f.card or "효과")
+
     def run(self) -> CombatResult:
+        self.check_battle_card_order()
         self.field_effects("setup")
         encounters = sorted((c for c in self.by_cell if self.both_present(c)), key=cell_sort_key)
         self._combat_cells = set(encounters)
@@ -1096,9 +1176,8 @@ class Engine:
                                 rule="combat.order")
         for d in self.scn.battle_cards:  # a (전투) card is declared in step 1 of a combat at its cell
             if d.cell not in self._combat_cells:
-                raise self.error(d, "cell", f"(전투) 특수카드 항목의 셀 {d.cell}에서는 전투가 벌어지지 않습니다 — (전투) 특수카드는 "
-                                 f"전투 1단계에 그 전투 셀에서 선언합니다 (조항 combat.step1.battle-cards). 전투 셀: "
-                                 f"{', '.join(self.order_used) or '없음'}.", "cell을 전투가 벌어지는 셀로 고치세요")
+                raise self.forbid("battle-card-no-combat", "combat.step1.battle-cards", d, "cell", cell=d.cell,
+                                  combat_cells=list(self.order_used))
         if self.stack and not first_done:
             self.gap(UnresolvedReason.NO_RESOLUTION_POINT, rule="response.cost.emptied-cell", ruling=R_VACATED,
                      declarations=[x.d.index for x in self.stack])
@@ -1151,7 +1230,7 @@ def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | No
     except _Need as need:
         p = need.piece
         raise DataError([Problem(scn.file, p.spec.line, f"{p.id}.{need.stat}",
-                                 f"기물 '{p.id}'({p.spec.label})의 {STAT_KO[need.stat]}를 알 수 없습니다 — 카드 데이터베이스에 "
+                                 f"기물 '{p.id}'({p.spec.label})의 {josa(STAT_KO[need.stat], '을/를')} 알 수 없습니다 — 카드 데이터베이스에 "
                                  f"없고(미상) 시나리오에도 적혀 있지 않은데, {need.why}.",
                                  f"기물 '{p.id}'에 {need.stat}: 값을 적으세요")]) from None
     finally:

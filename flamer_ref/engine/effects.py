@@ -25,6 +25,7 @@ from typing import Any, Mapping
 
 from ..errors import DataError, Problem
 from ..errors import line_of as _line
+from ..korean import josa
 from .types import PieceState
 
 TARGET, SELF, BONDED, CHOSEN = "target", "self", "bonded", "chosen"
@@ -166,9 +167,11 @@ def parse_primitive(obj, where: str, sink: _Sink) -> Primitive | None:
         return None
     heads = [k for k in ("flip", "move", "attack", "buff") if k in obj]
     if len(heads) != 1:
-        sink.add(obj, None, where, "효과 항목에는 flip, move, attack, buff 중 정확히 하나가 있어야 합니다.",
+        sink.add(obj, None, where, "효과 항목에는 flip(뒤집기), move(옮기기), attack(공격), buff(강화) 중 정확히 "
+                 "하나가 있어야 합니다.",
                  "예: {flip: PIECE, to: mobile} / {move: PIECE, to: CELL} / {attack: N, cell: CELL} / "
-                 "{buff: PIECE, atk: 1}")
+                 "{buff: PIECE, atk: 1} — 한국어로는 {뒤집기: 기물, 상태: 기동} / {옮기기: 기물, 도착: 셀} / "
+                 "{공격: N, 셀: 셀} / {강화: 기물, 공격력: 1}")
         return None
     head = heads[0]
     allowed = {"flip": {"flip", "to"}, "move": {"move", "to"}, "attack": {"attack", "cell"},
@@ -333,17 +336,17 @@ def load_effects(corpus, path: Path | str | None = None) -> dict[tuple[str, str 
             from difflib import get_close_matches
 
             near = get_close_matches(str(card), list(corpus.cards), n=3, cutoff=0.4)
-            sink.add(it, "card", f"{where}.card", f"카드 '{card}'가 cards.yaml에 없습니다.",
+            sink.add(it, "card", f"{where}.card", f"카드 {josa(repr(str(card)), '이/가')} cards.yaml에 없습니다.",
                      f"비슷한 이름: {', '.join(near)}" if near else None)
             continue
         names = [a["name"] for a in c["abilities"]]
         if ability is None:
             if c["type"] != "special":
                 sink.add(it, "ability", f"{where}.ability",
-                         f"'{card}'는 기물 카드라 ability를 적어야 합니다 (능력: {', '.join(names) or '없음'}).")
+                         f"{josa(repr(str(card)), '은/는')} 기물 카드라 ability를 적어야 합니다 (능력: {', '.join(names) or '없음'}).")
                 continue
         elif ability not in names:
-            sink.add(it, "ability", f"{where}.ability", f"'{card}'에 능력 '{ability}'가 없습니다.",
+            sink.add(it, "ability", f"{where}.ability", f"'{card}'에 능력 {josa(repr(str(ability)), '이/가')} 없습니다.",
                      f"있는 능력: {', '.join(names) or '없음'}")
             continue
         if it["timing"] not in TIMINGS:

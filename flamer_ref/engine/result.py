@@ -1,7 +1,7 @@
 """Frozen result objects of a combat resolution, and their JSON form.
 
 `CombatResult.to_json()` gives exactly the result JSON of
-shared/spec/scenarios.md (`kind`, `as_of`, `cells`, `prisoners`, `fragments`,
+docs/SCENARIOS.md (`kind`, `as_of`, `cells`, `prisoners`, `fragments`,
 `events`, `unresolved`) plus: `attacker`, `defender`, `order` (the combat order
 used), `assumed` (choices the engine had to assume, e.g. that order),
 `removed` (pieces removed from the board by a cost, not captured),
@@ -41,14 +41,26 @@ fizzle        ``index``, ``reason`` (``target-gone`` | ``already-in-state`` | ``
               ``combat-ended`` | ``move-blocked``), ``piece``, ``where`` (the cell concerned),
               ``primitive``
 flip          ``piece``, ``from``, ``to``, ``phase`` (``response``: an SP declaration) or step
-depart        ``piece``, ``to`` — the piece left ``cell``; out of that combat
-arrive        ``piece``, ``from`` — the piece entered ``cell``; in that combat from step 3
+depart        ``piece``, ``to`` — the piece left ``cell``; ``from_combat`` (``cell`` holds a combat this turn:
+              the piece is out of it; false: a plain move from a cell without combat), ``at`` (the combat
+              whose step resolved it)
+arrive        ``piece``, ``from`` — the piece entered ``cell``; ``joins``: ``combat`` (this very combat, from
+              step 3), ``later-combat`` (another combat cell of this turn), ``new-encounter`` (the cell now
+              holds both sides and fights later this turn) or null (no combat there); ``at``
 buff          ``piece``, ``atk``, ``hp``, ``lv``, ``source``
 sp            ``piece``, ``card``, ``ability``, ``fired`` (true | false | ``unknown``), ``why``
 attack        ``actor`` (null for an effect with no piece), ``side``, ``source`` (card of an effect attack),
               ``target``, ``target_state``, ``amount``, ``hp_before``, ``hp_after`` (null when unknown and
-              not needed: a settled piece is captured whatever its HP), ``order_ties`` / ``target_ties``
-              (clause / interpretation ids cited when a Lv tie decided the attack order / the target)
+              not needed: a settled piece is captured whatever its HP — templates show no HP change for
+              it), ``order_ties`` / ``target_ties`` (clause / interpretation ids cited when a Lv tie decided
+              the attack order / the target). Why the target (combat.targeting): ``target_pool``
+              (``mobile`` | ``settled``: no mobile piece was left), ``target_candidates`` (how many),
+              ``target_by`` (``only`` | ``lv`` | ``hp`` | ``atk`` | ``cost`` | ``listing``: the comparison
+              that picked it), ``target_value`` (the deciding value), ``target_lv``, ``target_rule``
+              (``combat.targeting`` | ``combat.tiebreak`` | ``interp.tiebreak.listing-order``). An effect's
+              attack also has ``index`` (the declaration) and ``ability``, and ``actor_where``
+              (``fragment`` | ``removed`` | ``prisoner``) when its declaring piece is no longer on the board
+              (a 폭약 destroyed as the cost of its own 폭발: the effect attacks, not the piece)
 no-attack     ``actor``, ``atk``, ``why`` (``atk-zero`` | ``no-target`` | ``ruling-not-in-force``)
 capture       ``piece``, ``by``, ``side`` (the capturing side), ``reason`` (``hp`` | ``settled-hit`` |
               ``sweep``); ``rule`` is the clause that made it a capture
@@ -59,13 +71,17 @@ stalemate     ``why``: ``no-change`` — a round of steps 4–5 changed nothing;
               changed something but the combat had not ended after ``limit`` rounds. Computing stopped
               either way (see ``unresolved``: ``stalemate`` / ``round-limit``)
 vacated       ``side`` (the side with no piece left), ``cause`` (``cost`` | ``stack``),
-              ``continues`` (true as of 2026-09-24, false before: the combat ended on the spot)
+              ``continues`` (true as of 2026-09-24, false before: the combat ended on the spot). A side
+              captured by a step-1 (전투) card is no vacancy (no event: it was captured)
 sweep         ``side`` (the sweeping side, null for ``nothing-to-sweep``), ``pieces``, ``applies`` (false:
               the condition failed or the ruling was not in force), ``why`` (``no-piece-left`` |
-              ``opponent-mobile`` | ``no-attack-executed`` | ``ruling-not-in-force`` | ``nothing-to-sweep``)
+              ``opponent-mobile`` | ``no-attack-executed`` | ``ruling-not-in-force`` | ``nothing-to-sweep``);
+              ``no-attack-executed`` cites the step-7 sentence itself (ATK 0), plus ``interpretation``
+              ``interp.sweep.attack-executed`` when a negative ATK is read as 0
 restore       ``pieces`` (HP and combat-limited changes restored)
 end           ``occupant``, ``standoff``, ``rounds``, ``reason`` (``decided`` | ``standoff`` |
-              ``stalemate`` | ``vacated``)
+              ``stalemate`` | ``vacated``), ``survivors`` ({side: [ids]} left in the cell); a decided
+              combat cites ``combat.step7.sweep`` (who is left after step 7 holds the cell)
 ============  ==========================================================================================
 """
 

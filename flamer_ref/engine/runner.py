@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import DataError, FlamerError
+from ..errors import DataError, FlamerError, Forbidden
 from .combat import combat_orders, simulate
 from .scenario import Scenario, parse as parse_scenario
 
@@ -34,7 +34,7 @@ SUPPORTED = tuple(RUNNERS)
 def _ids_in(obj, out: set) -> None:
     if isinstance(obj, dict):
         for k, v in obj.items():
-            if k in ("rule", "ruling", "because", "interpretation") and isinstance(v, str):
+            if k in ("rule", "ruling", "because", "interpretation", "target_rule") and isinstance(v, str):
                 out.add(v)
             elif k in ("order_ties", "target_ties") and isinstance(v, list):
                 out.update(x for x in v if isinstance(x, str))
@@ -86,10 +86,97 @@ def outcome(result_json: dict) -> dict:
             "unresolved": sorted({f"{u['reason']}@{u.get('cell') or '-'}" for u in result_json["unresolved"]})}
 
 
+# ---- structured differences for --compare (event level; compare.txt.j2 words them) ----
+def _place(res: dict, pid: str) -> dict:
+    """Where a piece ended: {"at": "cell", "cell": …} | {"at": "prisoner", "side": …} | fragment | removed."""
+    if pid in res["positions"]:
+        return {"at": "cell", "cell": res["positions"][pid]}
+    for side, ids in res["prisoners"].items():
+        if pid in ids:
+            return {"at": "prisoner", "side": side}
+    if pid in res["fragments"]:
+        return {"at": "fragment"}
+    return {"at": "removed"}
+
+
+def _declarations(res: dict) -> dict:
+    """(phase, index) → what became of a declaration: declared?, resolved?, the hits and fizzles of its effect."""
+    out: dict = {}
+    for e in res["events"]:
+        if e["type"] == "declare":
+            key = ("response" if e.get("phase") == "response" else "battle", e["index"])
+            out[key] = {"phase": key[0], "index": e["index"], "side": e.get("side"), "card": e.get("card"),
+                        "ability": e.get("ability"), "counter": e.get("counter", False), "resolved": False,
+                        "hits": [], "fizzles": []}
+    for e in res["events"]:
+        idx = e.get("index")
+        if idx is None or e["type"] not in ("resolve", "attack", "fizzle"):
+            continue
+        key = ("response" if e.get("step") == 2 else "battle", idx)
+        d = out.get(key)
+        if d is None:
+            continue
+        if e["type"] == "resolve":
+            d["resolved"] = True
+        elif e["type"] == "attack":
+            d["hits"].append({"target": e["target"], "amount": e["amount"], "cell": e.get("cell")})
+        else:
+            d["fizzles"].append({"reason": e["reason"], "where": e.get("where"), "piece": e.get("piece")})
+    return out
+
+
+def _decl_view(d: dict | None) -> dict | None:
+    if d is None:
+        return None
+    return {"resolved": d["resolved"], "hits": d["hits"], "fizzles": [{"reason": f["reason"], "where": f["where"]}
+                                                                       for f in d["fizzles"]]}
+
+
+def changes(a: dict | None, b: dict | None, da: str, db: str) -> list[dict]:
+    """What differs between two combat results, as structured items (dates da, db) — not JSON paths:
+    ``validity`` (resolves at one date only), ``cell`` (outcome of a combat cell), ``declaration`` (a
+    declaration's effect lands at one date and fizzles or is never resolved at the other), ``piece`` (where a
+    piece ended), ``unresolved`` (gaps reported at one date only)."""
+    from ..verdict import cell_status
+
+    out: list[dict] = []
+    if a is None or b is None:
+        if (a is None) != (b is None):
+            out.append({"what": "validity", da: a is not None, db: b is not None})
+        return out
+    for cell in list(a["cells"]) + [c for c in b["cells"] if c not in a["cells"]]:
+        views = {}
+        for d, r in ((da, a), (db, b)):
+            c = r["cells"].get(cell)
+            views[d] = None if c is None else {"status": cell_status(c), "side": c["occupant"], "rounds": c["rounds"]}
+        if views[da] != views[db]:
+            out.append({"what": "cell", "cell": cell, **views})
+    decl_a, decl_b = _declarations(a), _declarations(b)
+    for key in list(decl_a) + [k for k in decl_b if k not in decl_a]:
+        va, vb = _decl_view(decl_a.get(key)), _decl_view(decl_b.get(key))
+        if va != vb:
+            d = decl_a.get(key) or decl_b[key]
+            out.append({"what": "declaration", "phase": d["phase"], "index": d["index"], "side": d["side"],
+                        "card": d["card"], "ability": d["ability"], da: decl_a.get(key), db: decl_b.get(key)})
+    for pid in a["pieces"]:
+        pa, pb = _place(a, pid), _place(b, pid)
+        if pa != pb:
+            out.append({"what": "piece", "piece": pid, da: pa, db: pb})
+    ua = {(u["reason"], u.get("cell")): u for u in a["unresolved"]}
+    ub = {(u["reason"], u.get("cell")): u for u in b["unresolved"]}
+    only_a = [ua[k] for k in ua if k not in ub]
+    only_b = [ub[k] for k in ub if k not in ua]
+    if only_a or only_b:
+        out.append({"what": "unresolved", da: [{"reason": u["reason"], "cell": u.get("cell"), "message": u["message"]}
+                                               for u in only_a],
+                    db: [{"reason": u["reason"], "cell": u.get("cell"), "message": u["message"]} for u in only_b]})
+    return out
+
+
 def _try(scn: Scenario, corpus, **kw) -> tuple[dict | None, str | None]:
     try:
         return simulate(scn, corpus, **kw).to_json(), None
-    except DataError as exc:
+    except (DataError, Forbidden) as exc:
         return None, exc.message
 
 
@@ -114,6 +201,7 @@ def compare_turn(scn: dict, corpus, base: str, other: str) -> dict:
         return out
 
     diffs = _diff(view(a), view(b))
+    turn_changes = [{"what": "value", "key": d["path"], base: d["a"], other: d["b"]} for d in diffs]
     lo, hi = sorted((base, other))
     between = [r for r in corpus.rulings.values() if lo < r["date"] <= hi]
     cited: set = set()
@@ -121,6 +209,7 @@ def compare_turn(scn: dict, corpus, base: str, other: str) -> dict:
     return {"kind": "compare", "file": scn["file"], "dates": [base, other], "results": {base: a, other: b},
             "errors": {base: None, other: None},
             "differences": [{"path": d["path"], base: d["a"], other: d["b"]} for d in diffs],
+            "changes": turn_changes,
             "rulings_between": [{"id": r["id"], "date": r["date"], "label": r["label"], "title": r["title"],
                                  "consulted": r["id"] in cited} for r in between],
             "by_ruling": [{"ruling": r["id"], "date": r["date"], "title": r["title"], "label": r["label"],
@@ -158,6 +247,7 @@ def compare(scn: Scenario, corpus, base: str, other: str) -> dict:
     return {"kind": "compare", "file": scn.file, "dates": [base, other],
             "results": {base: a, other: b}, "errors": {base: ea, other: eb},
             "differences": [{"path": d["path"], base: d["a"], other: d["b"]} for d in diffs],
+            "changes": changes(a, b, base, other),
             "rulings_between": [{"id": r["id"], "date": r["date"], "label": r["label"], "title": r["title"],
                                  "consulted": r["id"] in consulted} for r in between],
             "by_ruling": by_ruling}

@@ -1,4 +1,4 @@
-"""Parse and validate a scenario file (shared/spec/scenarios.md).
+"""Parse and validate a scenario file (the format: docs/SCENARIOS.md).
 
 `load_file(path, corpus)` / `parse_text(text, file, corpus)` / `parse(obj, file, corpus)`
 return a frozen `Scenario`. Everything that can be checked from the file alone is
@@ -6,6 +6,11 @@ checked here; what depends on the date in force or on the board at each
 declaration (맞대응 cells, costs, the 3/6 limit for move effects …) is checked by
 the engine while it replays the declarations, and reported the same way: a
 `DataError` whose Korean message names the file, the YAML line and the field.
+
+Korean keys and values are translated first by `aliases.normalize` (one layer
+for every kind); card names are corrected as `flamer card` corrects them, and
+each correction becomes a notice (`Scenario.notices`, `notice_lines`), never a
+silent change.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import DataError, Problem
+from ..errors import Ambiguous, BadInput, DataError, NotFound, Problem
 from ..errors import line_of as _line
+from . import aliases
 from .effects import Destroy, Primitive, _Sink, parse_destroy, parse_effect_list
 from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
 
 KINDS = ("combat", "move", "victory", "field")
+#: kinds of the scenario contract that this version cannot resolve yet (a clear error, not 'unknown kind')
+PLANNED_KINDS = ("round",)
 PIECE_KEYS = ("id", "card", "name", "lv", "hp", "atk", "cost", "state", "structure")
 RESPONSE_KEYS = ("side", "card", "ability", "piece", "effect", "target", "cell", "cost")
 BATTLE_KEYS = ("side", "cell", "card", "effect", "target")
@@ -94,6 +102,8 @@ class Scenario:
     combat_order: tuple[str, ...] | None
     file: str
     lines: Mapping[str, int | None] = field(default_factory=dict)
+    #: card names read as another name (see `notice_lines`): {file, line, key, written, card}
+    notices: tuple[dict, ...] = ()
 
     @property
     def sides(self) -> tuple[str, str]:
@@ -111,6 +121,13 @@ class Scenario:
 
 
 # ---------------------------------------------------------------- helpers ----
+def _q(value, pair: str) -> str:
+    """'value' quoted, with the particle of `pair` ('이/가', '을/를' …) chosen by its last syllable."""
+    from ..korean import josa
+
+    return josa(f"'{value}'", pair)
+
+
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -155,32 +172,97 @@ def suggest_cards(corpus, word: str, n: int = 3) -> list[str]:
     return out[:n]
 
 
-def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str) -> str | None:
+class ScenarioSink(_Sink):
+    """A problem sink that also collects the card-name corrections to tell the user about."""
+
+    def __init__(self, file: str):
+        super().__init__(file)
+        self.notices: list[dict] = []
+
+
+def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str, pieces_only: bool = False,
+                 label: str | None = None) -> str | None:
+    """A card name as written → the card's name, corrected as `flamer card` corrects it.
+
+    An exact name or alias is taken as it is; any other reading is recorded as a notice on the
+    sink (never silent). An unknown name or one that fits several cards is a problem on the sink
+    (the candidates in the fix). `pieces_only`: where only a piece card can stand, only piece
+    cards are candidates for a correction (an exact special card's name is still reported by
+    the caller)."""
     if not isinstance(name, str) or not name.strip():
         sink.add(obj, key, where, "카드 이름은 문자열이어야 합니다.")
         return None
     names = card_names(corpus)
     if name in names:
         return names[name]
-    squashed = {k.replace(" ", ""): v for k, v in names.items()}
-    if name.replace(" ", "") in squashed:
-        return squashed[name.replace(" ", "")]
-    near = suggest_cards(corpus, name)
-    sink.add(obj, key, where, f"카드 데이터베이스에 '{name}'가 없습니다.",
-             (f"비슷한 이름: {', '.join(near)} — 카드 이름을 고치거나, 데이터베이스에 없는 기물이면 "
-              "card 대신 name과 lv, hp, atk를 적으세요") if near else
-             "카드 이름을 확인하거나, 데이터베이스에 없는 기물이면 card 대신 name과 lv, hp, atk를 적으세요")
-    return None
+    from ..lookup import resolve_name
+
+    pool = {k: v for k, v in names.items() if not pieces_only or corpus.cards[v]["type"] == "piece"}
+    shown = label or aliases.shown_key(obj, key)
+    try:
+        card, _corrected = resolve_name(name, pool, "카드")
+    except Ambiguous as exc:
+        cands = [c for c, _ in exc.candidates]
+        sink.add(obj, key, where, f"카드 이름 '{name}'에 맞는 카드가 여럿입니다: {', '.join(cands)}.",
+                 f"이 중 하나의 이름을 그대로 적으세요: {', '.join(cands)}")
+        return None
+    except (NotFound, BadInput):
+        near = suggest_cards(corpus, name)
+        adhoc = ("데이터베이스에 없는 기물이면 card(카드) 대신 name(이름)과 lv, hp, atk를 적으세요" if pieces_only
+                 else "flamer cards로 카드 목록을 볼 수 있습니다")
+        sink.add(obj, key, where, f"카드 데이터베이스에 {_q(name, '이/가')} 없습니다.",
+                 f"비슷한 이름: {', '.join(near)} — 카드 이름을 고치세요. {adhoc}" if near else
+                 f"카드 이름을 확인하세요. {adhoc}")
+        return None
+    notices = getattr(sink, "notices", None)
+    if notices is not None:
+        notices.append({"file": sink.file, "line": _line(obj, key), "key": shown, "written": name, "card": card})
+    return card
+
+
+def notice_lines(scn) -> list[str]:
+    """One Korean line per card-name correction of a parsed scenario (any kind), for stderr."""
+    notices = scn.get("notices", ()) if isinstance(scn, dict) else getattr(scn, "notices", ())
+    if not notices:
+        return []
+    from ..render import render
+
+    return [render("scenario/notice.txt.j2", n=n).strip() for n in notices]
+
+
+def _near_key(written: str, spellings: list[str]) -> list[str]:
+    """The closest allowed spelling of a key, compared letter by letter (Korean by jamo: 제묵 ~ 제목)."""
+    from ..korean import jamo
+
+    by_jamo = {jamo(k): k for k in spellings}
+    near = get_close_matches(jamo(written), list(by_jamo), n=1, cutoff=0.6)
+    return [by_jamo[near[0]]] if near else []
 
 
 def _unknown_keys(sink: _Sink, obj: dict, allowed, where: str) -> bool:
+    """Report every key of obj that is not allowed, as written, with Korean aliases in the fix."""
     ok = True
+    ctx = getattr(obj, "alias_ctx", None)
+    spellings = aliases.alias_candidates(ctx, allowed)
+    listing = aliases.allowed_text(ctx, allowed)
     for k in obj:
         if k not in allowed:
-            near = get_close_matches(str(k), list(allowed), n=1, cutoff=0.6)
-            sink.add(obj, k, f"{where}.{k}" if where else str(k), f"알 수 없는 키 '{k}'.",
-                     f"'{near[0]}'의 오타라면 고치고, 아니면 지우세요 (허용: {', '.join(allowed)})" if near
-                     else f"지우세요 (허용: {', '.join(allowed)})")
+            shown = aliases.shown_key(obj, k)
+            near = _near_key(str(shown), list(spellings))
+            if near and near[0] != spellings[near[0]]:
+                guess = f"{near[0]}({spellings[near[0]]})"
+            else:
+                guess = near[0] if near else None
+            if k != shown or k in (aliases.CANONICAL.get(ctx or "", ())):
+                from ..korean import josa
+
+                label = f"키 '{shown}'({k})" if k != shown else f"키 '{k}'"
+                msg = f"{josa(label, '은/는')} 이 종류의 시나리오나 이 자리에는 쓸 수 없습니다."
+            else:
+                msg = f"알 수 없는 키 '{shown}'."
+            sink.add(obj, k, f"{where}.{k}" if where else str(k), msg,
+                     f"'{guess}'의 오타라면 고치고, 아니면 지우세요 (허용: {listing})" if guess
+                     else f"지우세요 (허용: {listing})")
             ok = False
     return ok
 
@@ -199,23 +281,49 @@ def parse_text(text: str, file: str, corpus) -> Scenario:
     return parse(yparse(text, file), file, corpus)
 
 
-def parse(doc: Any, file: str, corpus) -> Scenario:
-    """Validate a scenario object (from YAML or a corpus example) of kind combat."""
-    sink = _Sink(file)
+def check_kind(doc: Any, file: str) -> str:
+    """The scenario's kind (canonical), or a DataError naming the file and line; a kind of the
+    contract that this version cannot resolve yet (round) is a FlamerError saying so."""
     if not isinstance(doc, dict):
         raise DataError([Problem(file, _line(doc), None, "시나리오의 최상위는 매핑이어야 합니다.",
-                                 "kind: combat 같은 '키: 값' 줄로 시작하세요")])
+                                 "kind: combat (또는 종류: 전투) 같은 '키: 값' 줄로 시작하세요")])
+    kinds = ", ".join(f"{k}({aliases.KIND_KO[k]})" for k in KINDS)
     kind = doc.get("kind")
     if kind is None:
-        raise DataError([Problem(file, _line(doc), "kind", "필수 키 'kind'가 없습니다.",
-                                 f"kind: combat 처럼 다음 중 하나를 적으세요: {', '.join(KINDS)}")])
+        raise DataError([Problem(file, _line(doc), "kind", "필수 키 'kind'(종류)가 없습니다.",
+                                 f"kind: combat 또는 종류: 전투 처럼 다음 중 하나를 적으세요: {kinds}")])
+    if kind in PLANNED_KINDS:
+        from ..errors import FlamerError
+
+        line = _line(doc, "kind")
+        where = f"{file} {line}행" if line else file
+        raise FlamerError(f"{where}: kind '{kind}'({aliases.KIND_KO.get(kind, kind)}) 시나리오는 이 버전이 아직 "
+                          f"풀지 못합니다. 지금 풀 수 있는 종류: {kinds}.")
     if kind not in KINDS:
-        raise DataError([Problem(file, _line(doc, "kind"), "kind", f"알 수 없는 kind '{kind}'.",
-                                 f"다음 중 하나: {', '.join(KINDS)}")])
+        written = aliases.shown_key(doc, "kind")
+        raise DataError([Problem(file, _line(doc, "kind"), written, f"알 수 없는 종류 '{kind}'.",
+                                 f"다음 중 하나: {kinds}")])
+    return kind
+
+
+def parse(doc: Any, file: str, corpus) -> Scenario:
+    """Validate a scenario object (from YAML or a corpus example) of kind combat.
+    Korean keys and values are accepted (aliases.normalize); problems name keys as written."""
+    doc = aliases.normalize(doc, file)
+    try:
+        return _parse(doc, file, corpus)
+    except DataError as exc:
+        raise aliases.rewrite_problems(exc, doc) from None
+
+
+def _parse(doc: Any, file: str, corpus) -> Scenario:
+    sink = ScenarioSink(file)
+    kind = check_kind(doc, file)
     if kind != "combat":
         from ..errors import FlamerError
 
-        raise FlamerError(f"{file}: kind '{kind}' 시나리오는 이 도구가 아직 풀지 못합니다 (지금은 combat만).")
+        raise FlamerError(f"{file}: kind '{kind}' 시나리오는 이 함수가 풀지 않습니다 (전투만) — "
+                          "flamer_ref.engine.turns.parse_any를 쓰세요.")
     _unknown_keys(sink, doc, COMBAT_KEYS, "")
     lines: dict[str, int | None] = {k: _line(doc, k) for k in doc}
 
@@ -236,11 +344,11 @@ def parse(doc: Any, file: str, corpus) -> Scenario:
     attacker = doc.get("attacker")
     defender = ""
     if attacker is None:
-        sink.add(doc, None, "attacker", "필수 키 'attacker'가 없습니다.",
-                 "직전 이동턴을 수행한 턴 플레이어의 진영 코드를 적으세요 (예: attacker: DGM)")
+        sink.add(doc, None, "attacker", "필수 키 'attacker'(공격자)가 없습니다.",
+                 "직전 이동턴을 수행한 턴 플레이어의 진영 코드를 적으세요 (예: attacker: DGM 또는 공격자: DGM)")
         attacker = ""
     elif not isinstance(attacker, str) or (side_order and attacker not in side_order):
-        sink.add(doc, "attacker", "attacker", f"attacker '{attacker}'가 cells에 나오는 진영이 아닙니다.",
+        sink.add(doc, "attacker", "attacker", f"attacker(공격자) {_q(attacker, '이/가')} cells에 나오는 진영이 아닙니다.",
                  f"다음 중 하나: {', '.join(side_order)}")
         attacker = ""
     if len(side_order) > 2:
@@ -282,7 +390,8 @@ def parse(doc: Any, file: str, corpus) -> Scenario:
                             continue
                         face_up, name = False, s["set"]
                     card = resolve_card(corpus, name, sink, field_obj if not isinstance(s, dict) else s,
-                                        side if not isinstance(s, dict) else "set", swhere)
+                                        side if not isinstance(s, dict) else "set", swhere,
+                                        label=f"{aliases.shown_key(doc, 'field')} {side} {j + 1}번 자리")
                     row.append(Slot(card, face_up, corpus.cards[card]["type"]) if card else None)
                 fld[side] = tuple(row)
 
@@ -301,9 +410,9 @@ def parse(doc: Any, file: str, corpus) -> Scenario:
             for i, c in enumerate(co):
                 cc = normalize_cell(c)
                 if cc is None:
-                    sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {c!r}를 읽을 수 없습니다.", '"x,y" 형식')
+                    sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {_q(c, '을/를')} 읽을 수 없습니다.", '"x,y" 형식')
                 elif cc in order_l:
-                    sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {cc}이 두 번 나옵니다.")
+                    sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {_q(cc, '이/가')} 두 번 나옵니다.")
                 else:
                     order_l.append(cc)
             order = tuple(order_l)
@@ -324,18 +433,20 @@ def parse(doc: Any, file: str, corpus) -> Scenario:
             if ref is not None and ref not in ids:
                 near = get_close_matches(ref, list(ids), n=3, cutoff=0.4)
                 problems.append(Problem(file, d.line_of(key.split("[")[0]), f"{d.where}.{key}",
-                                        f"기물 id '{ref}'가 cells에 없습니다.",
+                                        f"기물 id {_q(ref, '이/가')} cells에 없습니다.",
                                         f"비슷한 id: {', '.join(near)}" if near else "cells에 적은 기물의 id를 적으세요"))
-    if response and attacker and response[0].side == attacker:
-        problems.append(Problem(file, response[0].line_of("side"), "response[0].side",
-                                f"첫 대응 선언이 턴 플레이어({attacker})의 것입니다. 대응턴은 언제나 수비자({defender})가 "
-                                "엽니다 — 수비자가 넘기면 턴 플레이어는 아무것도 발동할 수 없습니다 (조항 response.opener).",
-                                f"첫 항목을 {defender}의 선언으로 고치거나, 턴 플레이어 항목을 지우세요"))
     if problems:
         raise DataError(problems)
+    if response and attacker and response[0].side == attacker:  # a play the rules forbid, not bad input
+        from ..errors import Forbidden
+
+        raise Forbidden("opener-attacker", "response.opener", file=file, line=response[0].line_of("side"),
+                        key="response[0].side", detail={"side": attacker, "defender": defender},
+                        refs={"response.opener": corpus.clauses["response.opener"]["title"]}
+                        if "response.opener" in corpus.clauses else None)
     return Scenario(kind=kind, title=title, as_of=as_of, attacker=attacker, defender=defender, field=fld,
                     cells=tuple(cells), pieces=tuple(pieces), response=response, battle_cards=battle,
-                    combat_order=order, file=file, lines=lines)
+                    combat_order=order, file=file, lines=lines, notices=tuple(sink.notices))
 
 
 def parse_as_of(doc: dict, sink: _Sink) -> str | None:
@@ -347,7 +458,7 @@ def parse_as_of(doc: dict, sink: _Sink) -> str | None:
 
     as_of = str(as_of)
     if not is_date(as_of):
-        sink.add(doc, "as_of", "as_of", f"as_of 날짜 '{as_of}'를 읽을 수 없습니다.",
+        sink.add(doc, "as_of", "as_of", f"as_of(기준일) 날짜 {_q(as_of, '을/를')} 읽을 수 없습니다.",
                  "YYYY-MM-DD 형식의 실제 날짜로 적으세요 (예: 2026-09-24)")
         return None
     return as_of
@@ -363,8 +474,8 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
     side_order: list[str] = []
     if not isinstance(cells_obj, dict) or not cells_obj:
         sink.add(doc, "cells" if "cells" in doc else None, "cells",
-                 "필수 키 'cells'가 없거나 비어 있습니다." if not cells_obj else "cells는 매핑이어야 합니다.",
-                 'cells: {"2,4": {DGM: [...], BGM: [...]}} 형식으로 적으세요')
+                 "필수 키 'cells'(셀)이 없거나 비어 있습니다." if not cells_obj else "cells(셀)은 매핑이어야 합니다.",
+                 'cells: {"2,4": {DGM: [...], BGM: [...]}} 형식으로 적으세요 (셀: 로 적어도 됩니다)')
     else:
         seen_ids: dict[str, int | None] = {}
         auto: list[tuple[int, str, str]] = []  # (index in pieces, side, base label) for pieces without id
@@ -372,10 +483,10 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
             cell = normalize_cell(raw_cell)
             cwhere = f"cells.{raw_cell}"
             if cell is None:
-                sink.add(cells_obj, raw_cell, cwhere, f"셀 키 {raw_cell!r}를 읽을 수 없습니다.", '"x,y" 형식으로 적으세요 (예: "2,4")')
+                sink.add(cells_obj, raw_cell, cwhere, f"셀 키 {_q(raw_cell, '을/를')} 읽을 수 없습니다.", '"x,y" 형식으로 적으세요 (예: "2,4")')
                 continue
             if cell in cell_set:
-                sink.add(cells_obj, raw_cell, cwhere, f"셀 {cell}이 두 번 나옵니다.", "하나로 합치세요")
+                sink.add(cells_obj, raw_cell, cwhere, f"셀 {_q(cell, '이/가')} 두 번 나옵니다.", "하나로 합치세요")
                 continue
             cells.append(cell)
             cell_set.add(cell)
@@ -387,7 +498,7 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
             for side, plist in by_side.items():
                 swhere = f"{cwhere}.{side}"
                 if not isinstance(side, str) or not side.strip():
-                    sink.add(by_side, side, swhere, f"진영 코드 {side!r}는 문자열이어야 합니다.")
+                    sink.add(by_side, side, swhere, f"진영 코드 {_q(side, '은/는')} 문자열이어야 합니다.")
                     continue
                 if side not in side_order:
                     side_order.append(side)
@@ -407,7 +518,7 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
                         continue
                     if spec.id in seen_ids:
                         sink.add(p, "id", f"{swhere}[{i}].id",
-                                 f"기물 id '{spec.id}'가 중복됩니다 (먼저 나온 줄: {seen_ids[spec.id]}).",
+                                 f"기물 id {_q(spec.id, '이/가')} 중복됩니다 (먼저 나온 줄: {seen_ids[spec.id]}).",
                                  "id를 다른 이름으로 바꾸세요")
                         continue
                     if spec.id:
@@ -454,12 +565,13 @@ def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int)
     for s in ("lv", "hp", "atk", "cost"):
         v = p.get(s)
         if v is not None and not _is_int(v):
-            sink.add(p, s, f"{where}.{s}", f"{s}는 정수여야 합니다 (지금: {v!r}).")
+            sink.add(p, s, f"{where}.{s}", f"{_q(aliases.shown_key(p, s), '은/는')} 정수여야 합니다 (지금: {v!r}).")
             return None
         stats[s] = v
     state = p.get("state", "mobile")
     if state not in ("mobile", "settled"):
-        sink.add(p, "state", f"{where}.state", f"state '{state}'를 모릅니다.", "mobile(앞면, 기동) 또는 settled(뒷면, 정착)")
+        sink.add(p, "state", f"{where}.state", f"상태 {_q(state, '을/를')} 모릅니다.",
+                 "기동(mobile, 앞면) 또는 정착(settled, 뒷면) 중 하나를 적으세요")
         return None
     structure = p.get("structure")
     if structure is not None and not isinstance(structure, bool):
@@ -467,12 +579,12 @@ def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int)
         return None
     card = name = None
     if "card" in p:
-        card = resolve_card(corpus, p["card"], sink, p, "card", f"{where}.card")
+        card = resolve_card(corpus, p["card"], sink, p, "card", f"{where}.card", pieces_only=True)
         if card is None:
             return None
         c = corpus.cards[card]
         if c["type"] != "piece":
-            sink.add(p, "card", f"{where}.card", f"'{card}'는 특수카드라 기물이 될 수 없습니다.", "기물 카드 이름을 적으세요")
+            sink.add(p, "card", f"{where}.card", f"{_q(card, '은/는')} 특수카드라 기물이 될 수 없습니다.", "기물 카드 이름을 적으세요")
             return None
         for s in stats:
             if stats[s] is None:
@@ -487,7 +599,7 @@ def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int)
         missing = [s for s in ("lv", "hp", "atk") if stats[s] is None]
         if missing:
             sink.add(p, "name", where, f"임시 기물 '{name}'에 {', '.join(missing)}가 없습니다 — 데이터베이스에 없는 기물은 "
-                     "lv, hp, atk가 필수입니다.", f"{', '.join(missing)}를 적으세요")
+                     "lv, hp, atk(레벨, 체력, 공격력)가 필수입니다.", f"{', '.join(missing)}를 적으세요")
             return None
     given = frozenset(s for s in ("lv", "hp", "atk", "cost") if p.get(s) is not None)
     return PieceSpec(id=pid, side=side, cell=cell, card=card, name=name, lv=stats["lv"], hp=stats["hp"],
@@ -515,7 +627,7 @@ def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[De
             sink.add(it, None, where, "선언 항목에 side가 없습니다.", "선언한 진영 코드를 적으세요")
             continue
         if side not in sides:
-            sink.add(it, "side", f"{where}.side", f"side '{side}'가 시나리오의 진영이 아닙니다.", f"다음 중 하나: {', '.join(sides)}")
+            sink.add(it, "side", f"{where}.side", f"side(진영) {_q(side, '이/가')} 시나리오의 진영이 아닙니다.", f"다음 중 하나: {', '.join(sides)}")
             continue
         card = None
         if "card" in it:
@@ -549,7 +661,7 @@ def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[De
         if "cell" in it:
             cell = normalize_cell(it["cell"])
             if cell is None:
-                sink.add(it, "cell", f"{where}.cell", f"셀 {it['cell']!r}를 읽을 수 없습니다.", '"x,y" 형식 (예: "2,4")')
+                sink.add(it, "cell", f"{where}.cell", f"셀 {_q(it['cell'], '을/를')} 읽을 수 없습니다.", '"x,y" 형식 (예: "2,4")')
                 continue
         elif key == "battle_cards":
             sink.add(it, None, where, "(전투) 특수카드 항목에는 전투가 벌어지는 셀 cell이 있어야 합니다.")

@@ -1,7 +1,12 @@
 """Scenario kinds move, victory and field: strict parsing (Korean errors with
 file, line and field, as for combat) and resolution into the result JSON of
-shared/spec/scenarios.md. The rules themselves live in movement.py,
-victory.py and fieldplay.py; messages come from templates."""
+docs/SCENARIOS.md. The rules themselves live in movement.py, victory.py and
+fieldplay.py; messages come from templates.
+
+`load_any` reads a scenario of any kind from a file or, for "-", from standard
+input; `parse_any` translates Korean keys and values (aliases.normalize) and
+dispatches on the kind. The dict a turn parser returns carries `notices` (card
+names read as another name), like `Scenario.notices` for combat."""
 
 from __future__ import annotations
 
@@ -10,14 +15,16 @@ from typing import Any
 
 from ..errors import DataError
 from .board import Board, BoardError, board_from_spec, cell_key
-from .effects import _Sink
 from .movement import MoveOrder, SpMove, resolve_moves
-from .scenario import _unknown_keys, parse_as_of, parse_cells, resolve_card
+from . import aliases
+from .scenario import ScenarioSink as _ScenarioSink, _q, _unknown_keys, cell_sort_key, parse_as_of, parse_cells, resolve_card
 
 MOVE_KEYS = ("kind", "title", "as_of", "attacker", "first_round", "board", "cells", "activate", "moves")
 MOVE_ITEM_KEYS = ("piece", "path", "sp")
 VICTORY_KEYS = ("kind", "title", "as_of", "player", "vp", "homes", "cells", "board")
 FIELD_KEYS = ("kind", "title", "as_of", "side", "field", "actions")
+#: a required key's Korean alias, for messages
+_KO_KEY = {"attacker": "공격자", "player": "플레이어", "side": "진영", "field": "필드"}
 ACTION_KEYS = {"place": ("place", "slot", "face"), "activate": ("activate",), "trash": ("trash",),
                "round": ("round",), "exhausted": ("exhausted",)}
 
@@ -73,7 +80,11 @@ def _cells_on_board(doc, sink, board: Board) -> list[str]:
 def _sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
     who = doc.get(key)
     if not isinstance(who, str) or not who:
-        sink.add(doc, key if key in doc else None, key, f"필수 키 '{key}'가 없습니다.", f"{key}: DGM 처럼 진영 코드를 적으세요")
+        from ..korean import josa
+
+        ko = _KO_KEY.get(key, key)
+        sink.add(doc, key if key in doc else None, key, f"필수 키 '{key}'({ko}){josa(ko, '이/가')[len(ko):]} 없습니다.",
+                 f"{key}: DGM 또는 {ko}: DGM 처럼 진영 코드를 적으세요")
         return None
     order = list(side_order)
     if who not in order:
@@ -88,7 +99,7 @@ def _sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
 
 # ------------------------------------------------------------------- move ----
 def parse_move(doc: dict, file: str, corpus) -> dict:
-    sink = _Sink(file)
+    sink = _ScenarioSink(file)
     _unknown_keys(sink, doc, MOVE_KEYS, "")
     as_of = parse_as_of(doc, sink)
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
@@ -106,7 +117,7 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
     for c in raw_act:
         k = cell_key(c)
         if k is None:
-            sink.add(doc, "activate", "activate", f"셀 {c!r}를 읽을 수 없습니다.", '"x,y" 형식으로 적으세요')
+            sink.add(doc, "activate", "activate", f"셀 {_q(c, '을/를')} 읽을 수 없습니다.", '"x,y" 형식으로 적으세요')
         else:
             activate.append(k)
     ids = {p.id: p for p in pieces}
@@ -125,7 +136,7 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
         pid = m.get("piece")
         if pid is None or str(pid) not in ids:
             near = [k for k in ids if str(pid) and (str(pid) in k or k in str(pid))][:3]
-            sink.add(m, "piece", f"{where}.piece", f"기물 '{pid}'가 cells에 없습니다.",
+            sink.add(m, "piece", f"{where}.piece", f"기물 {_q(pid, '이/가')} cells에 없습니다.",
                      f"있는 기물 id: {', '.join(near or list(ids)[:5])}")
             continue
         path = m.get("path")
@@ -149,7 +160,7 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
         raise DataError(sink.problems)
     return {"kind": "move", "file": file, "title": doc.get("title"), "as_of": as_of, "sides": sides,
             "pieces": pieces, "board": board, "assumed": assumed, "outside": outside, "first_round": first_round,
-            "activate": activate, "moves": moves}
+            "activate": activate, "moves": moves, "notices": list(sink.notices)}
 
 
 def sp_moves(corpus) -> dict[tuple[str, str], SpMove]:
@@ -170,7 +181,8 @@ def run_move(scn: dict, corpus, as_of: str | None = None) -> dict:
     attacker = scn["sides"][0]
     res = resolve_moves(scn["pieces"], scn["board"], attacker, scn["activate"], scn["moves"], sp_moves(corpus),
                         scn["first_round"])
-    pieces = {p.id: {"label": p.card or p.name or p.id, "side": p.side, "from": p.cell} for p in scn["pieces"]}
+    pieces = {p.id: {"label": p.card or p.name or p.id, "side": p.side, "from": p.cell,
+                     "state": getattr(p.state, "value", p.state)} for p in scn["pieces"]}
     unresolved = list(res.unresolved)
     if scn.get("outside"):
         unresolved.insert(0, {"reason": "outside-example-board", "cells": list(scn["outside"]),
@@ -179,14 +191,18 @@ def run_move(scn: dict, corpus, as_of: str | None = None) -> dict:
            "valid": res.valid, "errors": [e.to_json() for e in res.errors], "positions": dict(res.positions),
            "encounters": list(res.encounters), "events": list(res.events), "unresolved": unresolved,
            "assumed": scn["assumed"], "pieces": pieces,
-           "board": {"label": scn["board"].label, "adjacency": scn["board"].adjacency}}
+           "board": {"label": scn["board"].label, "adjacency": scn["board"].adjacency,
+                     # what a drawing of the board needs (the --format html page)
+                     "cells": sorted(scn["board"].cells, key=cell_sort_key), "sea": sorted(scn["board"].sea, key=cell_sort_key),
+                     "homes": {s: list(c) for s, c in scn["board"].homes.items()}},
+           "moves": [{"move": m.index, "piece": m.piece, "path": list(m.path), "sp": m.sp} for m in scn["moves"]]}
     _messages(out, "move")
     return out
 
 
 # ---------------------------------------------------------------- victory ----
 def parse_victory(doc: dict, file: str, corpus) -> dict:
-    sink = _Sink(file)
+    sink = _ScenarioSink(file)
     _unknown_keys(sink, doc, VICTORY_KEYS, "")
     as_of = parse_as_of(doc, sink)
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
@@ -217,7 +233,7 @@ def parse_victory(doc: dict, file: str, corpus) -> dict:
         raise DataError(sink.problems)
     vp = {s: vp.get(s, 0) for s in sides} if sides else vp
     return {"kind": "victory", "file": file, "title": doc.get("title"), "as_of": as_of, "sides": sides,
-            "pieces": pieces, "vp": vp, "homes": homes}
+            "pieces": pieces, "vp": vp, "homes": homes, "notices": list(sink.notices)}
 
 
 def run_victory(scn: dict, corpus, as_of: str | None = None) -> dict:
@@ -236,16 +252,16 @@ def run_victory(scn: dict, corpus, as_of: str | None = None) -> dict:
 
 # ------------------------------------------------------------------ field ----
 def parse_field(doc: dict, file: str, corpus) -> dict:
-    sink = _Sink(file)
+    sink = _ScenarioSink(file)
     _unknown_keys(sink, doc, FIELD_KEYS, "")
     as_of = parse_as_of(doc, sink)
     side = doc.get("side")
     if not isinstance(side, str) or not side:
-        sink.add(doc, "side" if "side" in doc else None, "side", "필수 키 'side'가 없습니다.", "side: DGM")
+        sink.add(doc, "side" if "side" in doc else None, "side", "필수 키 'side'(진영)이 없습니다.", "side: DGM 또는 진영: DGM")
     raw = doc.get("field")
     initial: list[Any] = [None] * 5
     if not isinstance(raw, list) or len(raw) != 5:
-        sink.add(doc, "field" if "field" in doc else None, "field", "field는 왼쪽부터 다섯 자리의 목록이어야 합니다.",
+        sink.add(doc, "field" if "field" in doc else None, "field", "field(필드)는 왼쪽부터 다섯 자리의 목록이어야 합니다.",
                  "field: [수문장, 장인, null, null, null] — 뒷면 세트는 {set: 카드}")
         raw = []
     for i, slot in enumerate(raw):
@@ -260,10 +276,11 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
                          "예: 수문장 (앞면) / {set: 재부팅} (뒷면 세트) / null (빈자리)")
                 continue
             name, face_up = slot["set"], False
+        label = f"{aliases.shown_key(doc, 'field')} {i + 1}번 자리"
         if isinstance(slot, dict):
-            card = resolve_card(corpus, name, sink, slot, "set", where)
+            card = resolve_card(corpus, name, sink, slot, "set", where, label=label)
         else:
-            card = resolve_card(corpus, name, sink, doc, "field", where)
+            card = resolve_card(corpus, name, sink, doc, "field", where, label=label)
         if card is not None:
             initial[i] = (card, face_up)
     actions = []
@@ -278,7 +295,8 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
             continue
         verb = next((k for k in ACTION_KEYS if k in a), None)
         if verb is None:
-            sink.add(a, None, where, "행동의 종류를 알 수 없습니다.", "place, activate, trash, round, exhausted 중 하나를 적으세요")
+            sink.add(a, None, where, "행동의 종류를 알 수 없습니다.",
+                     "놓기(place), 활성화(activate), 버리기(trash), 라운드(round), 소진(exhausted) 중 하나를 적으세요")
             continue
         if not _unknown_keys(sink, a, ACTION_KEYS[verb], where):
             continue
@@ -286,7 +304,8 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
             card = resolve_card(corpus, a["place"], sink, a, "place", f"{where}.place")
             face = a.get("face", "up")
             if face not in ("up", "down"):
-                sink.add(a, "face", f"{where}.face", f"face '{face}'를 모릅니다.", "up(앞면) 또는 down(뒷면 세트)")
+                sink.add(a, "face", f"{where}.face", f"면 {_q(face, '을/를')} 모릅니다.",
+                         "앞면(up) 또는 뒷면(down, 뒷면 세트) 중 하나를 적으세요")
                 continue
             slot = a.get("slot")
             special_up = card is not None and corpus.cards[card]["type"] == "special" and face == "up"
@@ -309,7 +328,7 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
     if sink.problems:
         raise DataError(sink.problems)
     return {"kind": "field", "file": file, "title": doc.get("title"), "as_of": as_of, "side": side,
-            "initial": initial, "actions": actions}
+            "initial": initial, "actions": actions, "notices": list(sink.notices)}
 
 
 def run_field(scn: dict, corpus, as_of: str | None = None) -> dict:
@@ -352,17 +371,30 @@ RUNS = {"move": run_move, "victory": run_victory, "field": run_field}
 
 
 def parse_any(doc, file: str, corpus):
-    kind = doc.get("kind") if isinstance(doc, dict) else None
-    if kind in PARSERS:
-        return PARSERS[kind](doc, file, corpus)
-    from .scenario import parse
+    """A scenario object of any kind (Korean or English keys) → the parsed scenario."""
+    from .scenario import check_kind, parse
 
+    doc = aliases.normalize(doc, file)
+    kind = check_kind(doc, file)
+    if kind in PARSERS:
+        try:
+            return PARSERS[kind](doc, file, corpus)
+        except DataError as exc:
+            raise aliases.rewrite_problems(exc, doc) from None
     return parse(doc, file, corpus)
 
 
-def load_any(path: str | Path, corpus, display: str | None = None):
-    from ..yamlio import read_yaml
+#: how standard input is named in messages
+STDIN_NAME = "표준 입력"
 
+
+def load_any(path: str | Path, corpus, display: str | None = None):
+    """Read and parse a scenario file; "-" reads it from standard input."""
+    from ..yamlio import read_stdin, read_yaml
+
+    if str(path) == "-":
+        name = STDIN_NAME if display in (None, "-") else display
+        return parse_any(read_stdin(name), name, corpus)
     name = display or str(path)
     return parse_any(read_yaml(Path(path), name), name, corpus)
 

@@ -8,7 +8,7 @@ import pytest
 
 from flamer_ref.corpus import load
 from flamer_ref.engine import parse_scenario, parse_scenario_text, simulate
-from flamer_ref.errors import DataError
+from flamer_ref.errors import DataError, Forbidden
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +46,8 @@ class Runner:
         return self.result(obj, as_of=as_of, **kw).to_json()
 
     def invalid(self, obj, as_of=None, **kw) -> DataError:
-        with pytest.raises(DataError) as info:
+        """A scenario that does not resolve: malformed (DataError) or a play the rules forbid (Forbidden)."""
+        with pytest.raises((DataError, Forbidden)) as info:
             self.result(obj, as_of=as_of, **kw)
         return info.value
 

@@ -23,7 +23,7 @@ def test_atk_zero_alone_does_not_sweep(run):
                                        P("s2", lv=1, hp=9, atk=0, state="settled")]}}))
     sw = events(res, "sweep", side="A")[0]
     assert sw["applies"] is False and sw["why"] == "no-attack-executed"
-    assert sw["rule"] == "interp.sweep.attack-executed"
+    assert sw["rule"] == "combat.step7.sweep"  # the step-7 sentence names ATK 0 itself (issue 7)
     assert res["prisoners"]["A"] == []
     assert res["cells"]["1,1"]["occupant"] is None
 

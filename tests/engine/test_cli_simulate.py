@@ -47,7 +47,8 @@ def test_text_md_html(scene):
     assert out.returncode == 0, out.stderr
     assert "1,1 전투" in out.stdout and "최종 상태" in out.stdout and "근거:" in out.stdout
     md = flamer("simulate", str(scene), "--format", "md")
-    assert md.returncode == 0 and md.stdout.startswith("# 전투 판정")
+    # the verdict leads (issue 7), then the account
+    assert md.returncode == 0 and md.stdout.startswith("> 판정: ") and "\n# 전투 판정" in md.stdout
     html = flamer("simulate", str(scene), "--format", "html")
     assert html.returncode == 0 and "<html" in html.stdout and "</html>" in html.stdout
 

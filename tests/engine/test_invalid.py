@@ -68,21 +68,23 @@ def test_counter_on_another_cell(run):
 
 
 def test_unknown_card_suggests_nearest(run):
+    # a typo that `flamer card` corrects (수문쟝) is read with a notice (tests/test_scenario_input.py);
+    # a name that fits no card is still an error that suggests the nearest names
     err, p = _yaml_invalid(run, """\
         kind: combat
         attacker: DGM
         cells:
           "1,1":
-            DGM: [{id: a, card: 수문쟝}]
+            DGM: [{id: a, card: 수문장대장군}]
             BGM: [{id: b, card: 거신}]
         """)
     assert p.line == 5 and p.key == "cells.1,1.DGM[0].card"
-    assert "수문쟝" in p.message and "수문장" in (p.fix or "")
+    assert "수문장대장군" in p.message and "수문장" in (p.fix or "")
 
 
 def test_unknown_response_card(run):
     err = run.invalid(scenario({"1,1": {"A": [P("a")], "B": [P("b")]}},
-                               response=[{"side": "B", "card": "재부탕", "target": "b"}]))
+                               response=[{"side": "B", "card": "재부팅대장군", "target": "b"}]))
     assert "재부팅" in err.message
 
 

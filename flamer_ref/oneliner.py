@@ -1,0 +1,389 @@
+"""`flamer fight`: a one-cell combat written on one line, turned into a scenario.
+
+    "수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)"
+
+Left of `vs` (or a lone `대`) is the attacker, right the defender. Pieces are
+separated by commas; each is a card name (corrected like `flamer card`, never
+silently) or an ad-hoc name with lv, hp and atk, with optional modifiers in
+parentheses or after the name and an optional count. Response declarations
+and (전투) cards come from options in the same small language:
+
+    WHO CARD [ABILITY] [TARGET] [비용 PIECE] [셀 CELL]
+
+The result is a plain scenario mapping (English keys, as a scenario file
+would hold) plus the notices to show and the stats still missing. Nothing
+here resolves anything: the scenario goes through the same parser and engine
+as `flamer simulate`, so `fight --json` equals `simulate --json` of the
+scenario that `--save` writes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .errors import Ambiguous, BadInput, NotFound
+
+#: The combat cell of a one-line fight (there is only one).
+DEFAULT_CELL = "1,1"
+#: Fallback side codes when the cards do not tell the two factions apart.
+FALLBACK_SIDES = ("공격", "수비")
+
+_SEP = re.compile(r"\s+(?:vs\.?|VS\.?|Vs\.?|대)\s+|\s*(?<![A-Za-z])vs\.?(?![A-Za-z])\s*", re.IGNORECASE)
+_COUNT = re.compile(r"^(?:[x×X*]\s*(\d+)|(\d+)\s*기)$")
+_STAT = re.compile(r"^(lv|level|레벨|hp|체력|atk|공격력|공격|cost|비용|코스트)\s*[:=]?\s*(-?\d+)$", re.IGNORECASE)
+_STAT_KEYS = {"lv": "lv", "level": "lv", "레벨": "lv", "hp": "hp", "체력": "hp", "atk": "atk", "공격력": "atk",
+              "공격": "atk", "cost": "cost", "비용": "cost", "코스트": "cost"}
+_STATES = {"정착": "settled", "뒷면": "settled", "settled": "settled",
+           "기동": "mobile", "앞면": "mobile", "mobile": "mobile"}
+_STRUCTURE = {"구조물", "structure"}
+_ATTACKER_WORDS = {"공격자", "공격", "턴플레이어", "attacker", "a"}
+_DEFENDER_WORDS = {"수비자", "수비", "defender", "d"}
+#: Largest count a piece may have: a side holds at most three pieces in a cell (move.limit).
+MAX_COUNT = 3
+STAT_NAMES = {"lv": "Lv", "hp": "HP", "atk": "ATK", "cost": "cost"}
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A stat the card database does not know and the line does not give."""
+
+    piece: str  # piece id
+    label: str  # what the player typed / the card name
+    stat: str  # lv | hp | atk
+
+
+@dataclass
+class Fight:
+    """The scenario built from a line, and what the CLI still has to tell or ask."""
+
+    doc: dict
+    notices: list[dict] = field(default_factory=list)  # {"typed": …, "card": …, "where": …}
+    missing: list[Missing] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ pieces ----
+@dataclass
+class _PieceText:
+    name: str
+    state: str | None = None
+    stats: dict = field(default_factory=dict)
+    structure: bool | None = None
+    count: int = 1
+    text: str = ""
+
+
+def _modifier(tok: str, p: _PieceText) -> bool:
+    """Apply one modifier token to p; False when the token is not a modifier."""
+    t = tok.strip()
+    if not t:
+        return True
+    low = t.lower()
+    if low in _STATES:
+        p.state = _STATES[low]
+        return True
+    if low in _STRUCTURE:
+        p.structure = True
+        return True
+    m = _STAT.match(t)
+    if m:
+        p.stats[_STAT_KEYS[m.group(1).lower()]] = int(m.group(2))
+        return True
+    m = _COUNT.match(t)
+    if m:
+        p.count = int(m.group(1) or m.group(2))
+        return True
+    return False
+
+
+def _split_piece(text: str) -> _PieceText:
+    raw = text.strip()
+    p = _PieceText(name="", text=raw)
+    # counts glued to the name or the parentheses: 수문장x2, 수문장×2, 수문장*2, 개미(lv1)x2
+    m = re.search(r"(?:(?<=[^\sA-Za-z])|\s)([x×X*])\s*(\d+)\s*$", raw)
+    if m:
+        p.count = int(m.group(2))
+        raw = raw[: m.start()].rstrip()
+    mods: list[str] = []
+    for group in re.findall(r"[(（]([^)）]*)[)）]", raw):
+        mods += re.split(r"[\s,/·]+", group)
+    rest = re.sub(r"[(（][^)）]*[)）]", " ", raw)
+    if re.search(r"[()（）]", rest):
+        raise BadInput(f"'{text.strip()}': 괄호가 맞지 않습니다. 예: 개미(lv1 hp2 atk1)")
+    words = rest.split()
+    # modifiers written after the name without parentheses: 행성굴착기 정착, 수문장 2기
+    while words:
+        probe = _PieceText(name="")
+        if _modifier(words[-1], probe) and len(words) > 1:
+            mods.insert(0, words.pop())
+        else:
+            break
+    for tok in mods:
+        if not _modifier(tok, p):
+            raise BadInput(f"'{text.strip()}': 괄호 안의 '{tok}'를 모릅니다. "
+                           "쓸 수 있는 말: 정착, 기동, 구조물, lv5, hp3, atk2, cost4 (레벨5, 체력3, 공격2, 비용4), x2")
+    p.name = " ".join(words)
+    if not p.name:
+        raise BadInput(f"'{text.strip()}': 기물 이름이 없습니다.")
+    if not 1 <= p.count <= MAX_COUNT:
+        raise BadInput(f"'{text.strip()}': 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, 조항 move.limit).")
+    return p
+
+
+def _card_names(corpus) -> dict[str, str]:
+    names = {c["name"]: c["name"] for c in corpus.cards.values()}
+    for c in corpus.cards.values():
+        for a in c.get("aliases") or []:
+            names.setdefault(a, c["name"])
+    return names
+
+
+def _squash(s: str) -> str:
+    return "".join(s.split()).lower()
+
+
+def _exact_card(corpus, name: str) -> str | None:
+    key = _squash(name)
+    for alias, card in _card_names(corpus).items():
+        if _squash(alias) == key:
+            return card
+    return None
+
+
+def _resolve_card(corpus, typed: str, where: str, notices: list[dict], pieces_only: bool) -> str:
+    """A typed card name → the card, as `flamer card` resolves it (a correction becomes a notice)."""
+    from .lookup import resolve_name
+
+    exact = _exact_card(corpus, typed)
+    if exact:
+        return exact
+    names = {a: c for a, c in _card_names(corpus).items()
+             if not pieces_only or corpus.cards[c]["type"] == "piece"}
+    try:
+        card, corrected = resolve_name(typed, names, "카드")
+    except Ambiguous as exc:
+        raise Ambiguous(f"{where}: '{typed}'에 맞는 카드가 여럿입니다. 하나를 골라 다시 입력하세요.",
+                        exc.candidates) from None
+    except NotFound as exc:
+        raise NotFound(f"{where}: 카드 데이터베이스에 '{typed}'가 없습니다. 데이터베이스에 없는 기물이면 "
+                       f"'{typed}(lv2 hp2 atk1)'처럼 Lv, HP, ATK를 함께 적으세요.", exc.candidates) from None
+    if corrected:
+        notices.append({"typed": typed, "card": card, "where": where})
+    return card
+
+
+# ------------------------------------------------------------------ sides ----
+def split_sides(line: str) -> tuple[str, str]:
+    parts = _SEP.split(line.strip(), maxsplit=1) if line.strip() else []
+    if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+        raise BadInput("전투를 'ATTACKERS vs DEFENDERS'로 적으세요 — 왼쪽이 공격자(턴 플레이어), 오른쪽이 수비자. "
+                       "예: flamer fight \"거신 vs 별마대, 행성굴착기(정착)\"")
+    if _SEP.search(parts[1]):
+        raise BadInput("'vs'가 두 번 나옵니다. 한 줄에는 공격자와 수비자 두 편만 적을 수 있습니다.")
+    return parts[0].strip(), parts[1].strip()
+
+
+def _side_prefix(text: str) -> tuple[str | None, str]:
+    """`DGM: 수문장, 장인` → ("DGM", "수문장, 장인")."""
+    m = re.match(r"^\s*([A-Za-z][A-Za-z0-9_-]{0,11}|[가-힣]{1,6})\s*[:：]\s*(.*)$", text, re.DOTALL)
+    if m and m.group(2).strip():
+        return m.group(1), m.group(2)
+    return None, text
+
+
+def _pieces(text: str) -> list[_PieceText]:
+    items = [t for t in re.split(r"\s*[,，、+]\s*", text) if t.strip()]
+    if not items:
+        raise BadInput("기물이 없는 편이 있습니다. 양쪽에 기물을 하나 이상 적으세요.")
+    return [_split_piece(t) for t in items]
+
+
+# ----------------------------------------------------------- declarations ----
+def _side_of(word: str, sides: tuple[str, str]) -> str | None:
+    w = word.lower()
+    if w in _ATTACKER_WORDS or word == sides[0]:
+        return sides[0]
+    if w in _DEFENDER_WORDS or word == sides[1]:
+        return sides[1]
+    return None
+
+
+def _piece_ref(corpus, word: str, doc_pieces: list[dict], where: str, notices: list[dict]) -> str:
+    """A piece named in a declaration: its id, or a card name that only one piece has."""
+    ids = [p["id"] for p in doc_pieces]
+    if word in ids:
+        return word
+    hits = [p for p in doc_pieces if p.get("card") and _squash(p["card"]) == _squash(word)]
+    if not hits:
+        hits = [p for p in doc_pieces if p.get("name") and _squash(p["name"]) == _squash(word)]
+    if not hits:
+        card = _exact_card(corpus, word)
+        if card is None:
+            try:
+                card = _resolve_card(corpus, word, where, notices, pieces_only=True)
+            except (NotFound, Ambiguous):
+                raise NotFound(f"{where}: 기물 '{word}'가 이 전투에 없습니다.", [(i, "") for i in ids]) from None
+        hits = [p for p in doc_pieces if p.get("card") == card]
+    if len(hits) == 1:
+        return hits[0]["id"]
+    if not hits:
+        raise NotFound(f"{where}: 기물 '{word}'가 이 전투에 없습니다.", [(i, "") for i in ids])
+    raise Ambiguous(f"{where}: '{word}'인 기물이 여럿입니다. 기물 id로 적으세요.", [(p["id"], p.get("card") or "")
+                                                                           for p in hits])
+
+
+def parse_declaration(corpus, text: str, sides: tuple[str, str], doc_pieces: list[dict], cell: str,
+                      where: str, notices: list[dict]) -> dict:
+    """`수비자 재부팅 행성굴착기` → {side: …, card: 재부팅, target: <id>}."""
+    words = text.split()
+    if len(words) < 2:
+        raise BadInput(f"{where} '{text}': '누가 카드 [대상] [비용 기물] [셀 x,y]' 순서로 적으세요. "
+                       "예: 수비자 재부팅 행성굴착기")
+    side = _side_of(words[0], sides)
+    if side is None:
+        raise BadInput(f"{where} '{text}': 첫 말 '{words[0]}'는 공격자·수비자 또는 진영 코드({sides[0]}, {sides[1]})여야 합니다.")
+    rest = words[1:]
+    # the longest run of words that is a card name exactly (card names may hold spaces: 피 땀 눈물)
+    card = None
+    for k in range(len(rest), 0, -1):
+        card = _exact_card(corpus, " ".join(rest[:k]))
+        if card:
+            rest = rest[k:]
+            break
+    if card is None:
+        card = _resolve_card(corpus, rest[0], where, notices, pieces_only=False)
+        rest = rest[1:]
+    item: dict = {"side": side, "card": card}
+    abilities = [a["name"] for a in corpus.cards[card]["abilities"]]
+    i = 0
+    while i < len(rest):
+        w = rest[i]
+        if w in ("비용", "cost", "헌납", "파괴") and i + 1 < len(rest):
+            item.setdefault("cost", []).append({"destroy": _piece_ref(corpus, rest[i + 1], doc_pieces, where,
+                                                                      notices)})
+            i += 2
+        elif w in ("셀", "cell") and i + 1 < len(rest):
+            item["cell"] = rest[i + 1]
+            i += 2
+        elif w in abilities and w != card and "ability" not in item:
+            item["ability"] = w
+            i += 1
+        elif "target" not in item:
+            item["target"] = _piece_ref(corpus, w, doc_pieces, where, notices)
+            i += 1
+        else:
+            raise BadInput(f"{where} '{text}': '{w}'를 어떻게 읽을지 모릅니다 (대상은 하나만 적을 수 있습니다).")
+    if "cost" in item and len(item["cost"]) == 1:
+        item["cost"] = item["cost"][0]
+    item.setdefault("cell", cell)
+    return item
+
+
+# ------------------------------------------------------------------- build ----
+def build(corpus, line: str, responses: list[str] | None = None, battles: list[str] | None = None,
+          cell: str = DEFAULT_CELL, as_of: str | None = None) -> Fight:
+    """The scenario mapping for a one-line fight (not yet validated: the scenario parser does that)."""
+    notices: list[dict] = []
+    left, right = split_sides(line)
+    (acode, ltext), (dcode, rtext) = _side_prefix(left), _side_prefix(right)
+    groups = []
+    for role, text in (("공격자", ltext), ("수비자", rtext)):
+        specs = []
+        for p in _pieces(text):
+            card = None
+            have_all = all(k in p.stats for k in ("lv", "hp", "atk"))
+            exact = _exact_card(corpus, p.name)
+            if exact and corpus.cards[exact]["type"] == "piece":
+                card = exact
+            elif not have_all:
+                card = _resolve_card(corpus, p.name, role, notices, pieces_only=True)
+            elif exact:  # a special card's name with stats: still a special card, not a piece
+                raise BadInput(f"{role}: '{exact}'는 특수카드라 기물이 될 수 없습니다.")
+            specs.append((p, card))
+        groups.append(specs)
+
+    # side codes: written (`DGM: …`), else the one faction each side's cards share, else 공격/수비
+    def faction(specs):
+        fs = {corpus.cards[c]["faction"] for _, c in specs if c} - {None}  # unknown factions do not disagree
+        return next(iter(fs)) if len(fs) == 1 else None
+
+    fa, fd = faction(groups[0]), faction(groups[1])
+    if not (acode or dcode) and fa and fd and fa != fd:
+        acode, dcode = fa, fd
+    acode = acode or (FALLBACK_SIDES[0] if dcode != FALLBACK_SIDES[0] else "A")
+    dcode = dcode or (FALLBACK_SIDES[1] if acode != FALLBACK_SIDES[1] else "D")
+    if acode == dcode:
+        raise BadInput(f"두 편의 진영 코드가 같습니다 ({acode}). 서로 다른 코드를 적으세요.")
+
+    # ids: the card (or ad-hoc) name; numbered when a name occurs more than once in the fight
+    labels = [p.name if card is None else card for specs in groups for p, card in specs for _ in range(p.count)]
+    repeated = {n for n in labels if labels.count(n) > 1}
+    seen: dict[str, int] = {}
+    cells: dict = {cell: {}}
+    doc_pieces: list[dict] = []
+    missing: list[Missing] = []
+    for code, specs in zip((acode, dcode), groups):
+        plist = []
+        for p, card in specs:
+            for _ in range(p.count):
+                label = card or p.name
+                if label in repeated:
+                    seen[label] = seen.get(label, 0) + 1
+                    pid = f"{label}{seen[label]}"
+                else:
+                    pid = label
+                piece: dict = {"id": pid}
+                piece["card" if card else "name"] = label
+                for k in ("lv", "hp", "atk", "cost"):
+                    if k in p.stats:
+                        piece[k] = p.stats[k]
+                if p.state == "settled":
+                    piece["state"] = "settled"
+                if p.structure:
+                    piece["structure"] = True
+                if card:
+                    c = corpus.cards[card]
+                    need = ["lv", "hp"] + (["atk"] if p.state != "settled" else [])
+                    missing += [Missing(pid, card, s) for s in need if c.get(s) is None and s not in p.stats]
+                plist.append(piece)
+                doc_pieces.append(piece)
+        cells[cell][code] = plist
+    if len(cells[cell][acode]) > 3 or len(cells[cell][dcode]) > 3:
+        side = acode if len(cells[cell][acode]) > 3 else dcode
+        raise BadInput(f"{side} 기물이 {len(cells[cell][side])}기입니다. 한 셀에 한 진영은 3기까지입니다 (조항 move.limit).")
+
+    doc: dict = {"kind": "combat", "title": line.strip(), "attacker": acode}
+    if as_of:
+        doc["as_of"] = as_of
+    doc["cells"] = cells
+    sides = (acode, dcode)
+    for key, texts, opt in (("battle_cards", battles, "--battle"), ("response", responses, "--response")):
+        items = [parse_declaration(corpus, t, sides, doc_pieces, cell, f"{opt} #{i + 1}", notices)
+                 for i, t in enumerate(texts or [])]
+        if items:
+            doc[key] = items
+    # keep the scenario's own key order: response before battle_cards, as files usually read
+    if "battle_cards" in doc:
+        doc["battle_cards"] = doc.pop("battle_cards")
+    return Fight(doc=doc, notices=notices, missing=missing)
+
+
+def supply(fight: Fight, values: dict[tuple[str, str], int]) -> None:
+    """Fill missing stats (piece id, stat) → value into the scenario."""
+    for cell in fight.doc["cells"].values():
+        for plist in cell.values():
+            for piece in plist:
+                for (pid, stat), v in values.items():
+                    if piece["id"] == pid:
+                        piece[stat] = v
+    fight.missing = [m for m in fight.missing if (m.piece, m.stat) not in values]
+
+
+def to_yaml(fight: Fight, command: str | None = None) -> str:
+    """The scenario as a YAML file people can edit and run with `flamer simulate`."""
+    import yaml
+
+    from .render import render
+
+    body = yaml.safe_dump(fight.doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+    return render("scenario/fight_header.txt.j2", command=command) + body

@@ -1,0 +1,173 @@
+"""`flamer fight`: a one-line combat resolves exactly as the scenario file it saves."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def flamer(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True, cwd=ROOT,
+                          input=stdin if stdin is not None else "")
+
+
+# (line, extra options) — the issue's two lines first, then the everyday disputes
+ONE_LINERS = [
+    ("거신 vs 별마대, 행성굴착기(정착)", []),
+    ("수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)", []),
+    ("수문장(lv6), 별마대, 장인 vs 거신, 행성굴착기(정착), 증폭기(정착)", ["--response", "수비자 재부팅 행성굴착기"]),
+    ("거신, 장인 vs 개미(정착 lv1 hp2 atk1)", ["-r", "수비자 진내폭격 비용 개미"]),
+    ("거신, 장인 vs 개미(정착 lv1 hp2 atk1)", ["-r", "수비자 진내폭격 비용 개미", "--as-of", "2026-09-23"]),
+    ("수문장 vs 행성굴착기(정착), 증폭기(정착)", []),
+    ("장인(정착) vs 행성굴착기(정착)", []),
+    ("가(lv3 hp3 atk1) vs 나(lv3 hp3 atk1)", []),
+    ("DGM: 수문장 ×3 vs BGM: 거신", []),
+    ("별마대 vs 거신, 폭약(정착 lv1 hp1 구조물)", ["-r", "수비자 폭약 폭발"]),
+    ("별마대, 장인 vs 거신 2기", ["--cell", "2,4"]),
+    ("수문장 vs 행성굴착기(정착)", ["-r", "수비자 재부팅 행성굴착기", "--as-of", "2026-09-20"]),
+]
+
+
+@pytest.mark.parametrize("line,opts", ONE_LINERS, ids=[f"{i}" for i in range(len(ONE_LINERS))])
+def test_json_equals_simulate_of_saved_file(tmp_path, line, opts):
+    saved = tmp_path / "fight.yaml"
+    fight = flamer("fight", line, *opts, "--save", str(saved), "--json")
+    assert fight.returncode == 0, fight.stderr
+    assert saved.is_file()
+    as_of = opts[opts.index("--as-of") + 1] if "--as-of" in opts else None
+    sim = flamer("simulate", str(saved), "--json")
+    assert sim.returncode == 0, sim.stderr
+    assert json.loads(fight.stdout) == json.loads(sim.stdout)
+    data = json.loads(fight.stdout)
+    assert data["kind"] == "combat" and data["title"] == line
+    if as_of:
+        assert data["as_of"] == as_of
+
+
+def test_issue_lines_run_as_written():
+    for line in ("거신 vs 별마대, 행성굴착기(정착)", "수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)"):
+        r = flamer("fight", line)
+        assert r.returncode == 0, r.stderr
+        assert "Traceback" not in r.stderr and r.stdout.strip()
+
+
+def test_scene5_by_one_line_matches_the_page():
+    """장면 5 written on one line (수문장 at Lv 6 from 병풍): the page's prisoners and survivors."""
+    r = flamer("fight", "수문장(lv6), 별마대, 장인 vs 거신, 행성굴착기(정착), 증폭기(정착)",
+               "--response", "수비자 재부팅 행성굴착기", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert (d["attacker"], d["defender"]) == ("DGM", "BGM")
+    assert sorted(d["prisoners"]["DGM"]) == sorted(["거신", "행성굴착기", "증폭기"])
+    assert d["prisoners"]["BGM"] == ["수문장"]
+    cell = d["cells"]["1,1"]
+    assert cell["occupant"] == "DGM" and cell["rounds"] == 4
+    assert sorted(cell["survivors"]["DGM"]) == ["별마대", "장인"]
+
+
+def test_counts_and_ids():
+    r = flamer("fight", "수문장 x2 vs 개미(lv1 hp2 atk1)*2", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert sorted(d["pieces"]) == ["개미1", "개미2", "수문장1", "수문장2"]
+    assert d["pieces"]["개미1"]["lv"] == 1 and d["pieces"]["개미2"]["atk"] == 1
+
+
+def test_typo_is_corrected_with_a_notice():
+    r = flamer("fight", "수문쟝 vs 거신", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "'수문쟝'" in r.stderr and "'수문장'" in r.stderr
+    d = json.loads(r.stdout)
+    assert d["pieces"]["수문장"]["card"] == "수문장"
+
+
+def test_ambiguous_name_lists_candidates_and_stops():
+    r = flamer("fight", "수문장 vs 잠")
+    assert r.returncode == 1
+    assert "잠복군" in r.stderr and "잠식된 석산" in r.stderr
+    assert not r.stdout.strip()
+
+
+def test_missing_stats_without_terminal_is_one_error_listing_all():
+    r = flamer("fight", "개미 vs 수문장, 봉수장(정착)")
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip().startswith("-")]
+    assert len(lines) == 2  # 개미 (Lv, HP, ATK) and 봉수장 (Lv, HP; settled, so no ATK)
+    assert "Lv, HP, ATK" in lines[0] and "봉수장" in lines[1] and "ATK" not in lines[1]
+
+
+def test_missing_stats_json_error():
+    r = flamer("fight", "개미 vs 수문장", "--json")
+    assert r.returncode == 1
+    assert "개미" in r.stderr
+
+
+def test_missing_stats_asked_at_a_terminal():
+    """At a terminal the stats are asked for, in Korean, and the fight then resolves."""
+    import pty
+    import select
+
+    pid, fd = pty.fork()
+    if pid == 0:  # child: stdin/stdout/stderr are the pty
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "flamer_ref", "fight", "개미 vs 장인(정착)", "--brief"])
+    out = b""
+    answers = iter(["1", "x", "2", "1"])  # Lv, a wrong answer, HP, ATK
+    try:
+        while True:
+            r, _, _ = select.select([fd], [], [], 20)
+            if not r:
+                break
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+            if out.decode("utf-8", "replace").rstrip().endswith("입력하세요:"):
+                os.write(fd, (next(answers) + "\n").encode())
+    finally:
+        _, status = os.waitpid(pid, 0)
+    text = out.decode("utf-8", "replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text
+    assert "개미의 Lv이 카드 데이터에 없습니다" in text and "HP가" in text
+    assert "정수가 아닙니다" in text
+    assert "Traceback" not in text
+
+
+def test_bad_lines_are_korean_errors():
+    for line, needle in (("수문장 거신", "vs"), ("수문장 vs", "vs"), ("수문장(lv) vs 거신", "lv"),
+                         ("수문장 x5 vs 거신", "3기"), ("수문장 vs 거신 vs 장인", "두 번")):
+        r = flamer("fight", line)
+        assert r.returncode == 1, (line, r.stderr)
+        assert needle in r.stderr and "Traceback" not in r.stderr
+
+
+def test_declaration_errors():
+    r = flamer("fight", "수문장 vs 행성굴착기(정착)", "-r", "누군가 재부팅 행성굴착기")
+    assert r.returncode == 1 and "공격자" in r.stderr
+    r = flamer("fight", "수문장 vs 행성굴착기(정착)", "-r", "수비자 재부팅 장인")
+    assert r.returncode == 1 and "장인" in r.stderr
+
+
+def test_saved_file_is_commented_and_reruns(tmp_path):
+    saved = tmp_path / "f.yaml"
+    r = flamer("fight", "거신 vs 별마대", "--save", str(saved))
+    assert r.returncode == 0, r.stderr
+    text = saved.read_text(encoding="utf-8")
+    assert text.startswith("# flamer fight")
+    assert "flamer simulate" in r.stderr  # where it was saved and how to re-run it
+
+
+def test_unwritable_save_is_an_error(tmp_path):
+    r = flamer("fight", "거신 vs 별마대", "--save", str(tmp_path / "no" / "such" / "dir" / "f.yaml"))
+    assert r.returncode == 1 and "--save" in r.stderr and "Traceback" not in r.stderr

@@ -112,6 +112,106 @@ def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
     return date
 
 
+# ------------------------------------------------------------------- fight ----
+@app.command()
+def fight(
+    line: List[str] = typer.Argument(..., metavar="'공격자 vs 수비자'",
+                                     help="한 셀의 전투. 예: \"거신 vs 별마대, 행성굴착기(정착)\""),
+    response: Optional[List[str]] = typer.Option(None, "--response", "-r", metavar="'누가 카드 [대상]'",
+                                                 help="대응턴 선언(선언 순서대로 여러 번). 예: --response \"수비자 재부팅 행성굴착기\""),
+    battle: Optional[List[str]] = typer.Option(None, "--battle", "-b", metavar="'누가 카드 [대상]'",
+                                               help="전투 1단계의 (전투) 특수카드(선언 순서대로 여러 번). 예: --battle \"공격자 피의장막\""),
+    cell: str = typer.Option("1,1", "--cell", metavar="x,y", help="전투가 벌어지는 셀 이름 (기본 1,1)."),
+    save: Optional[str] = typer.Option(None, "--save", metavar="FILE",
+                                       help="같은 전투를 시나리오 YAML로 저장합니다 (고쳐서 flamer simulate로 다시 풀기)."),
+    as_json: bool = JSON_OPT,
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="이 날짜까지의 판정만 적용합니다."),
+    compare: Optional[str] = typer.Option(None, "--compare", metavar="YYYY-MM-DD",
+                                          help="이 날짜로도 풀어서 결과 차이와 차이를 만든 판정을 보여 줍니다."),
+    brief: bool = typer.Option(False, "--brief", help="판정 요약(4줄 이하)만 출력합니다."),
+    fmt: str = typer.Option("text", "--format", metavar="text|md|html", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식 (기본 text)."),
+):
+    """한 줄로 적은 전투를 풉니다: 왼쪽이 공격자(턴 플레이어), 오른쪽이 수비자.
+
+    기물은 쉼표로 나누고, 카드 이름 뒤 괄호에 상태·수치를, 뒤에 개수를 적습니다:
+    정착/기동, lv5 hp3 atk2 cost4 (레벨5 체력3 공격2 비용4), 구조물, x2 (×2, *2, 2기).
+    데이터베이스에 없는 기물은 이름(lv2 hp2 atk1)처럼 적습니다. 진영 코드를 정하려면 "DGM: 수문장 vs BGM: 개미".
+
+    대응·(전투) 선언은 '누가 카드 [능력] [대상] [비용 기물] [셀 x,y]': 누가 = 공격자/수비자(또는 진영 코드),
+    대상·비용은 기물 id나 카드 이름.
+
+    예: flamer fight "수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)"
+        flamer fight "거신, 장인 vs 개미(정착 lv1 hp2 atk1)" -r "수비자 진내폭격 비용 개미" --compare 2026-09-23
+    """
+    if fmt not in _FORMATS:
+        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html 중 하나를 고르세요.", param_hint="--format")
+    as_of = _usage_date(as_of, "--as-of")
+    compare = _usage_date(compare, "--compare")
+
+    def go():
+        from . import oneliner
+        from .engine.scenario import parse_text
+        from .render import render
+
+        corpus = _corpus()
+        text = " ".join(line)
+        built = oneliner.build(corpus, text, responses=response, battles=battle, cell=cell, as_of=as_of)
+        for n in built.notices:
+            sys.stderr.write(render("cli/fight_notice.txt.j2", n=n))
+        if built.missing:
+            oneliner.supply(built, _ask_missing(built.missing, as_json))
+        command = "flamer fight " + " ".join(_shell_quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+        yaml_text = oneliner.to_yaml(built, command)
+        display = save or "flamer fight"
+        scn = parse_text(yaml_text, display, corpus)
+        if save:
+            from pathlib import Path
+
+            try:
+                Path(save).write_text(yaml_text, encoding="utf-8")
+            except OSError as exc:
+                from .errors import BadInput
+
+                raise BadInput(f"--save {save}: 파일을 쓸 수 없습니다 ({exc.strerror or exc}).") from None
+            sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
+        present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
+                         **({"brief": True} if brief else {}))
+
+    _run(go, as_json=as_json)
+
+
+def _shell_quote(arg: str) -> str:
+    import shlex
+
+    return shlex.quote(arg)
+
+
+def _ask_missing(missing, as_json: bool) -> dict:
+    """Ask a person at a terminal for stats the card database lacks; elsewhere one error listing them all."""
+    from .errors import MissingStats
+    from .render import render
+
+    if as_json or not (sys.stdin.isatty() and sys.stderr.isatty()):
+        raise MissingStats(missing, render("cli/fight_missing.txt.j2", missing=missing).rstrip())
+    values = {}
+    for m in missing:
+        while True:
+            sys.stderr.write(render("cli/fight_prompt.txt.j2", m=m))
+            sys.stderr.flush()
+            try:
+                answer = input()
+            except (EOFError, KeyboardInterrupt):
+                from .errors import FlamerError
+
+                raise FlamerError("\n중단했습니다.") from None
+            try:
+                values[(m.piece, m.stat)] = int(answer.strip())
+                break
+            except ValueError:
+                sys.stderr.write(render("cli/fight_prompt_retry.txt.j2", answer=answer.strip()))
+    return values
+
+
 # ------------------------------------------------------------------ search ----
 @app.command()
 def search(
@@ -501,105 +601,6 @@ def simulate(
                          all_branches=all_branches, brief=brief)
 
     _run(go, as_json=as_json)
-
-
-@app.command()
-def fight(
-    line: List[str] = typer.Argument(..., metavar="'공격자 vs 수비자'",
-                                     help="한 셀의 전투. 예: \"거신 vs 별마대, 행성굴착기(정착)\""),
-    response: Optional[List[str]] = typer.Option(None, "--response", "-r", metavar="'누가 카드 [대상]'",
-                                                 help="대응턴 선언(선언 순서대로 여러 번). 예: --response \"수비자 재부팅 행성굴착기\""),
-    battle: Optional[List[str]] = typer.Option(None, "--battle", "-b", metavar="'누가 카드 [대상]'",
-                                               help="전투 1단계의 (전투) 특수카드(선언 순서대로 여러 번). 예: --battle \"공격자 피의장막\""),
-    cell: str = typer.Option("1,1", "--cell", metavar="x,y", help="전투가 벌어지는 셀 이름 (기본 1,1)."),
-    save: Optional[str] = typer.Option(None, "--save", metavar="FILE",
-                                       help="같은 전투를 시나리오 YAML로 저장합니다 (고쳐서 flamer simulate로 다시 풀기)."),
-    as_json: bool = JSON_OPT,
-    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="이 날짜까지의 판정만 적용합니다."),
-    compare: Optional[str] = typer.Option(None, "--compare", metavar="YYYY-MM-DD",
-                                          help="이 날짜로도 풀어서 결과 차이와 차이를 만든 판정을 보여 줍니다."),
-    brief: bool = typer.Option(False, "--brief", help="판정 요약(4줄 이하)만 출력합니다."),
-    fmt: str = typer.Option("text", "--format", metavar="text|md|html", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식 (기본 text)."),
-):
-    """한 줄로 적은 전투를 풉니다: 왼쪽이 공격자(턴 플레이어), 오른쪽이 수비자.
-
-    기물은 쉼표로 나누고, 카드 이름 뒤 괄호에 상태·수치를, 뒤에 개수를 적습니다:
-    정착/기동, lv5 hp3 atk2 cost4 (레벨5 체력3 공격2 비용4), 구조물, x2 (×2, *2, 2기).
-    데이터베이스에 없는 기물은 이름(lv2 hp2 atk1)처럼 적습니다. 진영 코드를 정하려면 "DGM: 수문장 vs BGM: 개미".
-
-    대응·(전투) 선언은 '누가 카드 [능력] [대상] [비용 기물] [셀 x,y]': 누가 = 공격자/수비자(또는 진영 코드),
-    대상·비용은 기물 id나 카드 이름.
-
-    예: flamer fight "수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)"
-        flamer fight "거신, 장인 vs 개미(정착 lv1 hp2 atk1)" -r "수비자 진내폭격 비용 개미" --compare 2026-09-23
-    """
-    if fmt not in _FORMATS:
-        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html 중 하나를 고르세요.", param_hint="--format")
-    as_of = _usage_date(as_of, "--as-of")
-    compare = _usage_date(compare, "--compare")
-
-    def go():
-        from . import oneliner
-        from .engine.scenario import parse_text
-        from .render import render
-
-        corpus = _corpus()
-        text = " ".join(line)
-        built = oneliner.build(corpus, text, responses=response, battles=battle, cell=cell, as_of=as_of)
-        for n in built.notices:
-            sys.stderr.write(render("cli/fight_notice.txt.j2", n=n))
-        if built.missing:
-            oneliner.supply(built, _ask_missing(built.missing, as_json))
-        command = "flamer fight " + " ".join(_shell_quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
-        yaml_text = oneliner.to_yaml(built, command)
-        display = save or "flamer fight"
-        scn = parse_text(yaml_text, display, corpus)
-        if save:
-            from pathlib import Path
-
-            try:
-                Path(save).write_text(yaml_text, encoding="utf-8")
-            except OSError as exc:
-                from .errors import BadInput
-
-                raise BadInput(f"--save {save}: 파일을 쓸 수 없습니다 ({exc.strerror or exc}).") from None
-            sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
-        present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                         **({"brief": True} if brief else {}))
-
-    _run(go, as_json=as_json)
-
-
-def _shell_quote(arg: str) -> str:
-    import shlex
-
-    return shlex.quote(arg)
-
-
-def _ask_missing(missing, as_json: bool) -> dict:
-    """Ask a person at a terminal for stats the card database lacks; elsewhere one error listing them all."""
-    from .errors import MissingStats
-    from .render import render
-
-    if as_json or not (sys.stdin.isatty() and sys.stderr.isatty()):
-        raise MissingStats(missing, render("cli/fight_missing.txt.j2", missing=missing).rstrip())
-    values = {}
-    for m in missing:
-        while True:
-            sys.stderr.write(render("cli/fight_prompt.txt.j2", m=m))
-            sys.stderr.flush()
-            try:
-                answer = input()
-            except (EOFError, KeyboardInterrupt):
-                from .errors import FlamerError
-
-                raise FlamerError("\n중단했습니다.") from None
-            try:
-                values[(m.piece, m.stat)] = int(answer.strip())
-                break
-            except ValueError:
-                sys.stderr.write(render("cli/fight_prompt_retry.txt.j2", answer=answer.strip()))
-    return values
 
 
 @app.command()

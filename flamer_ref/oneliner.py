@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import Ambiguous, BadInput, NotFound
+from .korean import josa
 
 #: The combat cell of a one-line fight (there is only one).
 DEFAULT_CELL = "1,1"
@@ -60,6 +61,11 @@ class Fight:
     doc: dict
     notices: list[dict] = field(default_factory=list)  # {"typed": …, "card": …, "where": …}
     missing: list[Missing] = field(default_factory=list)
+
+
+def _q(word, pair: str) -> str:
+    """'word' quoted with the particle its last syllable takes: '개미'가, '수문장'이."""
+    return josa(f"'{word}'", pair)
 
 
 # ------------------------------------------------------------------ pieces ----
@@ -120,7 +126,7 @@ def _split_piece(text: str) -> _PieceText:
             break
     for tok in mods:
         if not _modifier(tok, p):
-            raise BadInput(f"'{text.strip()}': 괄호 안의 '{tok}'를 모릅니다. "
+            raise BadInput(f"'{text.strip()}': 괄호 안의 {_q(tok, '을/를')} 모릅니다. "
                            "쓸 수 있는 말: 정착, 기동, 구조물, lv5, hp3, atk2, cost4 (레벨5, 체력3, 공격2, 비용4), x2")
     p.name = " ".join(words)
     if not p.name:
@@ -165,7 +171,7 @@ def _resolve_card(corpus, typed: str, where: str, notices: list[dict], pieces_on
         raise Ambiguous(f"{where}: '{typed}'에 맞는 카드가 여럿입니다. 하나를 골라 다시 입력하세요.",
                         exc.candidates) from None
     except NotFound as exc:
-        raise NotFound(f"{where}: 카드 데이터베이스에 '{typed}'가 없습니다. 데이터베이스에 없는 기물이면 "
+        raise NotFound(f"{where}: 카드 데이터베이스에 {_q(typed, '이/가')} 없습니다. 데이터베이스에 없는 기물이면 "
                        f"'{typed}(lv2 hp2 atk1)'처럼 Lv, HP, ATK를 함께 적으세요.", exc.candidates) from None
     if corrected:
         notices.append({"typed": typed, "card": card, "where": where})
@@ -222,12 +228,12 @@ def _piece_ref(corpus, word: str, doc_pieces: list[dict], where: str, notices: l
             try:
                 card = _resolve_card(corpus, word, where, notices, pieces_only=True)
             except (NotFound, Ambiguous):
-                raise NotFound(f"{where}: 기물 '{word}'가 이 전투에 없습니다.", [(i, "") for i in ids]) from None
+                raise NotFound(f"{where}: 기물 {_q(word, '이/가')} 이 전투에 없습니다.", [(i, "") for i in ids]) from None
         hits = [p for p in doc_pieces if p.get("card") == card]
     if len(hits) == 1:
         return hits[0]["id"]
     if not hits:
-        raise NotFound(f"{where}: 기물 '{word}'가 이 전투에 없습니다.", [(i, "") for i in ids])
+        raise NotFound(f"{where}: 기물 {_q(word, '이/가')} 이 전투에 없습니다.", [(i, "") for i in ids])
     raise Ambiguous(f"{where}: '{word}'인 기물이 여럿입니다. 기물 id로 적으세요.", [(p["id"], p.get("card") or "")
                                                                            for p in hits])
 
@@ -241,7 +247,7 @@ def parse_declaration(corpus, text: str, sides: tuple[str, str], doc_pieces: lis
                        "예: 수비자 재부팅 행성굴착기")
     side = _side_of(words[0], sides)
     if side is None:
-        raise BadInput(f"{where} '{text}': 첫 말 '{words[0]}'는 공격자·수비자 또는 진영 코드({sides[0]}, {sides[1]})여야 합니다.")
+        raise BadInput(f"{where} '{text}': 첫 말 {_q(words[0], '은/는')} 공격자·수비자 또는 진영 코드({sides[0]}, {sides[1]})여야 합니다.")
     rest = words[1:]
     # the longest run of words that is a card name exactly (card names may hold spaces: 피 땀 눈물)
     card = None
@@ -272,7 +278,7 @@ def parse_declaration(corpus, text: str, sides: tuple[str, str], doc_pieces: lis
             item["target"] = _piece_ref(corpus, w, doc_pieces, where, notices)
             i += 1
         else:
-            raise BadInput(f"{where} '{text}': '{w}'를 어떻게 읽을지 모릅니다 (대상은 하나만 적을 수 있습니다).")
+            raise BadInput(f"{where} '{text}': {_q(w, '을/를')} 어떻게 읽을지 모릅니다 (대상은 하나만 적을 수 있습니다).")
     if "cost" in item and len(item["cost"]) == 1:
         item["cost"] = item["cost"][0]
     item.setdefault("cell", cell)
@@ -298,7 +304,7 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
             elif not have_all:
                 card = _resolve_card(corpus, p.name, role, notices, pieces_only=True)
             elif exact:  # a special card's name with stats: still a special card, not a piece
-                raise BadInput(f"{role}: '{exact}'는 특수카드라 기물이 될 수 없습니다.")
+                raise BadInput(f"{role}: {_q(exact, '은/는')} 특수카드라 기물이 될 수 없습니다.")
             specs.append((p, card))
         groups.append(specs)
 

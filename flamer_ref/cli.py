@@ -122,7 +122,7 @@ def fight(
     battle: Optional[List[str]] = typer.Option(None, "--battle", "-b", metavar="'누가 카드 [대상]'",
                                                help="전투 1단계의 (전투) 특수카드(선언 순서대로 여러 번). 예: --battle \"공격자 피의장막\""),
     cell: str = typer.Option("1,1", "--cell", metavar="x,y", help="전투가 벌어지는 셀 이름 (기본 1,1)."),
-    save: Optional[str] = typer.Option(None, "--save", metavar="FILE",
+    save: Optional[str] = typer.Option(None, "--save", metavar="파일",
                                        help="같은 전투를 시나리오 YAML로 저장합니다 (고쳐서 flamer simulate로 다시 풀기)."),
     as_json: bool = JSON_OPT,
     as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="이 날짜까지의 판정만 적용합니다."),
@@ -163,7 +163,10 @@ def fight(
         command = "flamer fight " + " ".join(_shell_quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
         yaml_text = oneliner.to_yaml(built, command)
         display = save or "flamer fight"
-        scn = parse_text(yaml_text, display, corpus)
+        try:
+            scn = parse_text(yaml_text, display, corpus)
+        except FlamerError as exc:
+            raise oneliner.relocate(exc, built) from None
         if save:
             from pathlib import Path
 
@@ -172,10 +175,15 @@ def fight(
             except OSError as exc:
                 from .errors import BadInput
 
-                raise BadInput(f"--save {save}: 파일을 쓸 수 없습니다 ({exc.strerror or exc}).") from None
+                from .errors import os_reason
+
+                raise BadInput(f"--save {save}: 파일을 쓸 수 없습니다 ({os_reason(exc)}).") from None
             sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
-        present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                         **({"brief": True} if brief else {}))
+        try:
+            present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
+                             brief=brief)
+        except FlamerError as exc:
+            raise oneliner.relocate(exc, built) from None
 
     _run(go, as_json=as_json)
 
@@ -509,11 +517,14 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
             return False
         from .render import render
 
-        text = render("simulate/_verdict.txt.j2", data=obj, refs=runner.refs(corpus, obj), brief=True)
+        refs = runner.refs(corpus, obj)
+        text = render("simulate/_verdict.txt.j2", data=obj, refs=refs, brief=True, fmt=fmt)
         if as_json:
             from .verdict import build
 
             _emit({"verdict": build(obj), "lines": text.splitlines()}, True)
+        elif fmt == "html":
+            sys.stdout.write(render("simulate/brief.html.j2", data=obj, refs=refs))
         else:
             sys.stdout.write(text)
         return True

@@ -112,11 +112,37 @@ class Forbidden(FlamerError):
         self.ruling = ruling
         self.where = {"file": file, "line": line, "key": key}
         self.detail = dict(detail or {})
+        self._refs = dict(refs or {})
+        super().__init__(self._render())
+
+    def _render(self) -> str:
         from .render import environment
 
         tpl = environment().get_template("simulate/forbidden.txt.j2")
-        module = tpl.make_module(vars={"e": self, "refs": dict(refs or {})})
+        module = tpl.make_module(vars={"e": self, "refs": self._refs})
         self.why = " ".join(str(module.why(self)).split())
-        message = str(module).strip()
-        self.problems = [Problem(file or "", line, key, self.why)]
-        super().__init__(message)
+        w = self.where
+        self.problems = [Problem(w["file"] or "", w["line"], w["key"], self.why)]
+        return str(module).strip()
+
+    def relocated(self, file: str | None, line: int | None, key: str | None) -> "Forbidden":
+        """The same ruling pointed elsewhere (e.g. at a command-line option instead of a file line)."""
+        self.where = {"file": file, "line": line, "key": key}
+        self.message = self._render()
+        self.args = (self.message,)
+        return self
+
+
+_OS_REASONS = {
+    "ENOENT": "그런 파일이나 폴더가 없습니다", "EACCES": "권한이 없습니다", "EPERM": "권한이 없습니다",
+    "EISDIR": "폴더입니다", "ENOTDIR": "경로 중간에 폴더가 아닌 것이 있습니다", "ENOSPC": "디스크에 빈 공간이 없습니다",
+    "EROFS": "읽기 전용 파일 시스템입니다", "EEXIST": "이미 있습니다", "ENAMETOOLONG": "이름이 너무 깁니다",
+}
+
+
+def os_reason(exc: OSError) -> str:
+    """A file-system error in Korean (never the C library's English strerror)."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    return _OS_REASONS.get(name, f"운영체제 오류 {name or exc.errno}")

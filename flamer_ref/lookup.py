@@ -306,7 +306,11 @@ def term(corpus: Corpus, word: str) -> dict:
         names[t["id"]] = t["id"]
         for a in t["aliases"]:
             names.setdefault(a, t["id"])
-    key, corrected = resolve_name(word, names, "용어")
+    try:
+        key, corrected = resolve_name(word, names, "용어")
+    except (NotFound, Ambiguous) as exc:  # candidates as the words people type, not ids
+        cands = [(corpus.terms[k]["term"], k) if k in corpus.terms else (k, "") for k, _ in exc.candidates]
+        raise type(exc)(str(exc.message).split("\n")[0], cands) from None
     t = corpus.terms[key]
     return {"id": t["id"], "term": t["term"], "aliases": t["aliases"], "definition": t["definition"],
             "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in t["clauses"]],

@@ -28,7 +28,7 @@ from .korean import josa
 #: The combat cell of a one-line fight (there is only one).
 DEFAULT_CELL = "1,1"
 #: Fallback side codes when the cards do not tell the two factions apart.
-FALLBACK_SIDES = ("공격", "수비")
+FALLBACK_SIDES = ("A", "B")
 
 _SEP = re.compile(r"\s+(?:vs\.?|VS\.?|Vs\.?|대)\s+|\s*(?<![A-Za-z])vs\.?(?![A-Za-z])\s*", re.IGNORECASE)
 _COUNT = re.compile(r"^(?:[x×X*]\s*(\d+)|(\d+)\s*기)$")
@@ -79,6 +79,9 @@ class _PieceText:
     text: str = ""
 
 
+_KO_COUNTS = {"하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3}
+
+
 def _modifier(tok: str, p: _PieceText) -> bool:
     """Apply one modifier token to p; False when the token is not a modifier."""
     t = tok.strip()
@@ -86,6 +89,8 @@ def _modifier(tok: str, p: _PieceText) -> bool:
         return True
     low = t.lower()
     if low in _STATES:
+        if p.state is not None and p.state != _STATES[low]:
+            raise BadInput(f"'{p.text}': 정착과 기동을 함께 적었습니다. 하나만 적으세요.")
         p.state = _STATES[low]
         return True
     if low in _STRUCTURE:
@@ -93,13 +98,35 @@ def _modifier(tok: str, p: _PieceText) -> bool:
         return True
     m = _STAT.match(t)
     if m:
-        p.stats[_STAT_KEYS[m.group(1).lower()]] = int(m.group(2))
+        key, value = _STAT_KEYS[m.group(1).lower()], int(m.group(2))
+        if value < (1 if key == "hp" else 0):
+            raise BadInput(f"'{p.text}': {josa(f'{STAT_NAMES[key]} {value}', '은/는')} 쓸 수 없습니다 "
+                           f"({'HP는 1 이상 — 전투를 시작할 때의 HP' if key == 'hp' else '0 이상'}).")
+        p.stats[key] = value
         return True
-    m = _COUNT.match(t)
+    m = _COUNT.match(t) or re.match(r"^(\d+)\s*(?:기|개|명)?$", t)
     if m:
-        p.count = int(m.group(1) or m.group(2))
+        p.count = int(next(g for g in m.groups() if g))
+        return True
+    m = re.match(r"^(하나|한|둘|두|셋|세)\s*(?:기|개|명)?$", t)
+    if m and (t not in ("한", "두", "세")):
+        p.count = _KO_COUNTS[m.group(1)]
         return True
     return False
+
+
+def _join_stat_words(words: list[str]) -> list[str]:
+    """`lv 6`, `HP: 3` → `lv6`, `HP3`; `2 기` → `2기`."""
+    out: list[str] = []
+    for w in words:
+        if out and re.fullmatch(r"[:=]?-?\d+", w) and re.fullmatch(r"(?i)(lv|level|레벨|hp|체력|atk|공격력|공격|cost|비용|코스트)[:=]?",
+                                                                 out[-1]):
+            out[-1] = out[-1].rstrip(":=") + w.lstrip(":=")
+        elif out and w in ("기", "개", "명") and re.fullmatch(r"\d+|하나|둘|셋|한|두|세", out[-1]):
+            out[-1] += w
+        else:
+            out.append(w)
+    return out
 
 
 def _split_piece(text: str) -> _PieceText:
@@ -112,28 +139,56 @@ def _split_piece(text: str) -> _PieceText:
         raw = raw[: m.start()].rstrip()
     mods: list[str] = []
     for group in re.findall(r"[(（]([^)）]*)[)）]", raw):
-        mods += re.split(r"[\s,/·]+", group)
+        mods += _join_stat_words(re.split(r"[\s,，/·]+", group.strip()))
     rest = re.sub(r"[(（][^)）]*[)）]", " ", raw)
     if re.search(r"[()（）]", rest):
         raise BadInput(f"'{text.strip()}': 괄호가 맞지 않습니다. 예: 개미(lv1 hp2 atk1)")
-    words = rest.split()
-    # modifiers written after the name without parentheses: 행성굴착기 정착, 수문장 2기
-    while words:
-        probe = _PieceText(name="")
-        if _modifier(words[-1], probe) and len(words) > 1:
-            mods.insert(0, words.pop())
-        else:
-            break
+    words = _join_stat_words(rest.split())
+    # a count written before the name: 2기 수문장, 두 수문장
+    while len(words) > 1 and _modifier_probe(words[0]) == "count":
+        mods.insert(0, words.pop(0))
+    # modifiers written after the name without parentheses: 행성굴착기 정착, 수문장 2기, 수문장 3
+    while len(words) > 1 and _modifier_probe(words[-1]):
+        mods.insert(0, words.pop())
     for tok in mods:
         if not _modifier(tok, p):
-            raise BadInput(f"'{text.strip()}': 괄호 안의 {_q(tok, '을/를')} 모릅니다. "
-                           "쓸 수 있는 말: 정착, 기동, 구조물, lv5, hp3, atk2, cost4 (레벨5, 체력3, 공격2, 비용4), x2")
+            raise BadInput(f"'{text.strip()}': {_q(tok, '을/를')} 모릅니다. "
+                           "쓸 수 있는 말: 정착, 기동, 구조물, lv5, hp3, atk2, cost4 (레벨5, 체력3, 공격2, 비용4), "
+                           "개수 x2·2기·둘")
     p.name = " ".join(words)
     if not p.name:
         raise BadInput(f"'{text.strip()}': 기물 이름이 없습니다.")
     if not 1 <= p.count <= MAX_COUNT:
         raise BadInput(f"'{text.strip()}': 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, 조항 move.limit).")
     return p
+
+
+def _modifier_probe(tok: str) -> str | None:
+    """What kind of modifier a loose word is ('count', 'other'), without applying it."""
+    probe = _PieceText(name="", text=tok)
+    try:
+        if not _modifier(tok, probe):
+            return None
+    except BadInput:
+        return "other"
+    return "count" if probe.count != 1 or re.match(r"^(\d+|하나|한)", tok) else "other"
+
+
+def _split_top(text: str) -> list[str]:
+    """Split on commas (and + 、) that are not inside parentheses."""
+    items, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "(（":
+            depth += 1
+        elif ch in ")）":
+            depth = max(0, depth - 1)
+        if depth == 0 and ch in ",，、+":
+            items.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    items.append("".join(cur))
+    return [t.strip() for t in items if t.strip()]
 
 
 def _card_names(corpus) -> dict[str, str]:
@@ -182,7 +237,7 @@ def _resolve_card(corpus, typed: str, where: str, notices: list[dict], pieces_on
 def split_sides(line: str) -> tuple[str, str]:
     parts = _SEP.split(line.strip(), maxsplit=1) if line.strip() else []
     if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
-        raise BadInput("전투를 'ATTACKERS vs DEFENDERS'로 적으세요 — 왼쪽이 공격자(턴 플레이어), 오른쪽이 수비자. "
+        raise BadInput("전투를 '공격자 기물 vs 수비자 기물'로 적으세요 — 왼쪽이 공격자(턴 플레이어), 오른쪽이 수비자. "
                        "예: flamer fight \"거신 vs 별마대, 행성굴착기(정착)\"")
     if _SEP.search(parts[1]):
         raise BadInput("'vs'가 두 번 나옵니다. 한 줄에는 공격자와 수비자 두 편만 적을 수 있습니다.")
@@ -198,7 +253,7 @@ def _side_prefix(text: str) -> tuple[str | None, str]:
 
 
 def _pieces(text: str) -> list[_PieceText]:
-    items = [t for t in re.split(r"\s*[,，、+]\s*", text) if t.strip()]
+    items = _split_top(text)
     if not items:
         raise BadInput("기물이 없는 편이 있습니다. 양쪽에 기물을 하나 이상 적으세요.")
     return [_split_piece(t) for t in items]
@@ -234,8 +289,8 @@ def _piece_ref(corpus, word: str, doc_pieces: list[dict], where: str, notices: l
         return hits[0]["id"]
     if not hits:
         raise NotFound(f"{where}: 기물 {_q(word, '이/가')} 이 전투에 없습니다.", [(i, "") for i in ids])
-    raise Ambiguous(f"{where}: '{word}'인 기물이 여럿입니다. 기물 id로 적으세요.", [(p["id"], p.get("card") or "")
-                                                                           for p in hits])
+    raise Ambiguous(f"{where}: {_q(word, '이/가')} 가리키는 기물이 여럿입니다. 기물 id로 적으세요.",
+                    [(p["id"], f"{p['_side']} · {'정착' if p.get('state') == 'settled' else '기동'}") for p in hits])
 
 
 def parse_declaration(corpus, text: str, sides: tuple[str, str], doc_pieces: list[dict], cell: str,
@@ -290,6 +345,9 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
           cell: str = DEFAULT_CELL, as_of: str | None = None) -> Fight:
     """The scenario mapping for a one-line fight (not yet validated: the scenario parser does that)."""
     notices: list[dict] = []
+    if not re.fullmatch(r"\s*-?\d+\s*,\s*-?\d+\s*", cell or ""):
+        raise BadInput(f"--cell {_q(cell, '은/는')} 셀 이름이 아닙니다. 'x,y'처럼 적으세요 (예: 2,4).")
+    cell = cell.replace(" ", "")
     left, right = split_sides(line)
     (acode, ltext), (dcode, rtext) = _side_prefix(left), _side_prefix(right)
     groups = []
@@ -299,12 +357,12 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
             card = None
             have_all = all(k in p.stats for k in ("lv", "hp", "atk"))
             exact = _exact_card(corpus, p.name)
-            if exact and corpus.cards[exact]["type"] == "piece":
+            if exact and corpus.cards[exact]["type"] != "piece":  # a special card is never a piece
+                raise BadInput(f"{role}: {_q(exact, '은/는')} 특수카드라 기물이 될 수 없습니다. 기물 카드 이름을 적으세요.")
+            if exact:
                 card = exact
             elif not have_all:
                 card = _resolve_card(corpus, p.name, role, notices, pieces_only=True)
-            elif exact:  # a special card's name with stats: still a special card, not a piece
-                raise BadInput(f"{role}: {_q(exact, '은/는')} 특수카드라 기물이 될 수 없습니다.")
             specs.append((p, card))
         groups.append(specs)
 
@@ -314,10 +372,10 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
         return next(iter(fs)) if len(fs) == 1 else None
 
     fa, fd = faction(groups[0]), faction(groups[1])
-    if not (acode or dcode) and fa and fd and fa != fd:
-        acode, dcode = fa, fd
-    acode = acode or (FALLBACK_SIDES[0] if dcode != FALLBACK_SIDES[0] else "A")
-    dcode = dcode or (FALLBACK_SIDES[1] if acode != FALLBACK_SIDES[1] else "D")
+    if fa and fd and fa != fd:  # a code written on one side only: the other still comes from its cards
+        acode, dcode = acode or (fa if fa != dcode else None), dcode or (fd if fd != acode else None)
+    acode = acode or next(c for c in FALLBACK_SIDES + ("C",) if c != dcode)
+    dcode = dcode or next(c for c in FALLBACK_SIDES + ("C",) if c != acode)
     if acode == dcode:
         raise BadInput(f"두 편의 진영 코드가 같습니다 ({acode}). 서로 다른 코드를 적으세요.")
 
@@ -352,7 +410,7 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
                     need = ["lv", "hp"] + (["atk"] if p.state != "settled" else [])
                     missing += [Missing(pid, card, s) for s in need if c.get(s) is None and s not in p.stats]
                 plist.append(piece)
-                doc_pieces.append(piece)
+                doc_pieces.append(dict(piece, _side=code))
         cells[cell][code] = plist
     if len(cells[cell][acode]) > 3 or len(cells[cell][dcode]) > 3:
         side = acode if len(cells[cell][acode]) > 3 else dcode
@@ -385,11 +443,81 @@ def supply(fight: Fight, values: dict[tuple[str, str], int]) -> None:
     fight.missing = [m for m in fight.missing if (m.piece, m.stat) not in values]
 
 
+#: the Korean keys a saved fight is written with (the scenario reader takes them: engine/aliases.py)
+_KO_TOP = {"kind": "종류", "title": "제목", "as_of": "기준일", "attacker": "공격자", "cells": "셀", "response": "대응",
+           "battle_cards": "전투카드"}
+_KO_PIECE = {"id": "아이디", "card": "카드", "name": "이름", "lv": "레벨", "hp": "체력", "atk": "공격력", "cost": "비용",
+             "state": "상태", "structure": "구조물"}
+_KO_DECL = {"side": "진영", "card": "카드", "ability": "능력", "piece": "기물", "target": "대상", "cell": "셀",
+            "cost": "비용"}
+_KO_VALUES = {"combat": "전투", "settled": "정착", "mobile": "기동"}
+
+
+def korean_doc(doc: dict) -> dict:
+    """The fight's scenario with Korean keys and values, as a Korean player would write the file."""
+    def piece(p):
+        return {_KO_PIECE[k]: (_KO_VALUES.get(v, v) if k == "state" else ("예" if v is True else v))
+                for k, v in p.items()}
+
+    def decl(d):
+        out = {}
+        for k, v in d.items():
+            if k == "cost":
+                v = [{"파괴": c["destroy"]} for c in v] if isinstance(v, list) else {"파괴": v["destroy"]}
+            out[_KO_DECL[k]] = v
+        return out
+
+    out = {}
+    for k, v in doc.items():
+        if k == "cells":
+            v = {cell: {side: [piece(p) for p in plist] for side, plist in sides.items()} for cell, sides in v.items()}
+        elif k in ("response", "battle_cards"):
+            v = [decl(d) for d in v]
+        elif k == "kind":
+            v = _KO_VALUES[v]
+        out[_KO_TOP[k]] = v
+    return out
+
+
 def to_yaml(fight: Fight, command: str | None = None) -> str:
-    """The scenario as a YAML file people can edit and run with `flamer simulate`."""
+    """The scenario as a YAML file people can edit and run with `flamer simulate` (Korean keys)."""
     import yaml
 
     from .render import render
 
-    body = yaml.safe_dump(fight.doc, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+    body = yaml.safe_dump(korean_doc(fight.doc), allow_unicode=True, sort_keys=False, default_flow_style=None,
+                          width=100)
     return render("scenario/fight_header.txt.j2", command=command) + body
+
+
+def _option_of(key: str | None, fight: Fight) -> str | None:
+    """A scenario key of the built file → what the person typed: `response[1].target` → `--response #2`."""
+    if not key:
+        return key
+    m = re.match(r"^(response|battle_cards)\[(\d+)\]", key)
+    if m:
+        return f"{'--response' if m.group(1) == 'response' else '--battle'} #{int(m.group(2)) + 1}"
+    m = re.match(r"^cells\.[^.]+\.([^\[]+)\[(\d+)\]", key)
+    if m:
+        plist = next(iter(fight.doc["cells"].values())).get(m.group(1), [])
+        i = int(m.group(2))
+        if i < len(plist):
+            return f"기물 {plist[i]['id']}"
+    return key
+
+
+def relocate(exc, fight: Fight):
+    """An error about the scenario built from the line, pointed at the line and its options instead of
+    the lines of a file the person never saw."""
+    from .errors import DataError, Forbidden
+
+    if isinstance(exc, Forbidden):
+        return exc.relocated(None, None, _option_of(exc.where.get("key"), fight))
+    if isinstance(exc, DataError):
+        # the fixes speak of scenario-file keys; on the command line the grammar is the fix
+        lines = [f"{_option_of(p.key, fight) or '전투'}: {p.message}" for p in exc.problems]
+        if any(p.key and p.key.startswith(("response", "battle_cards")) for p in exc.problems):
+            lines.append("선언은 '누가 카드 [능력] [대상] [비용 기물] [셀 x,y]'로 적습니다 "
+                         "(예: -r \"수비자 재부팅 행성굴착기\", -r \"수비자 진내폭격 비용 개미\").")
+        return BadInput("\n".join(lines))
+    return exc

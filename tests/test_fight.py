@@ -171,3 +171,83 @@ def test_saved_file_is_commented_and_reruns(tmp_path):
 def test_unwritable_save_is_an_error(tmp_path):
     r = flamer("fight", "거신 vs 별마대", "--save", str(tmp_path / "no" / "such" / "dir" / "f.yaml"))
     assert r.returncode == 1 and "--save" in r.stderr and "Traceback" not in r.stderr
+
+
+# ---------------------------------------------------------------- review findings ----
+@pytest.mark.parametrize("line,n", [("수문장 3 vs 거신", 3), ("수문장 2개 vs 거신", 2), ("2기 수문장 vs 거신", 2),
+                                    ("수문장 둘 vs 거신", 2), ("수문장 (2기) vs 거신", 2), ("수문장×3 vs 거신", 3)])
+def test_counts_written_in_korean(line, n):
+    r = flamer("fight", line, "--json")
+    assert r.returncode == 0, r.stderr
+    assert sum(1 for p in json.loads(r.stdout)["pieces"].values() if p["card"] == "수문장") == n
+    assert "읽었습니다" not in r.stderr  # a count is not a name correction
+
+
+def test_stats_written_naturally():
+    r = flamer("fight", "수문장(Lv6, HP3, ATK2) vs 거신(lv 7 hp 12)", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)["pieces"]
+    assert (d["수문장"]["lv"], d["수문장"]["hp"], d["수문장"]["atk"]) == (6, 3, 2)
+    assert (d["거신"]["lv"], d["거신"]["hp"]) == (7, 12)
+
+
+@pytest.mark.parametrize("line,needle", [("수문장(정착 기동) vs 거신", "함께"), ("수문장(lv-1) vs 거신", "Lv -1은"),
+                                         ("수문장(hp0) vs 거신", "HP 0은"), ("재부팅 vs 거신", "특수카드")])
+def test_bad_pieces_are_refused_before_anything_is_asked(line, needle):
+    r = flamer("fight", line)
+    assert r.returncode == 1 and needle in r.stderr, r.stderr
+
+
+def test_one_side_code_written_the_other_from_its_cards():
+    d = json.loads(flamer("fight", "DGM: 수문장 vs 거신", "--json").stdout)
+    assert (d["attacker"], d["defender"]) == ("DGM", "BGM")
+
+
+def test_cell_option_must_be_a_cell():
+    r = flamer("fight", "수문장 vs 거신", "--cell", "abc")
+    assert r.returncode == 1 and "--cell" in r.stderr
+
+
+def test_ambiguous_target_lists_side_and_state():
+    r = flamer("fight", "거신, 개미(lv1 hp2 atk1) vs 장인, 개미(정착 lv1 hp2 atk1)", "-r", "수비자 재부팅 개미")
+    assert r.returncode == 1
+    assert "개미1" in r.stderr and "개미2" in r.stderr and "정착" in r.stderr and "기동" in r.stderr
+
+
+def test_errors_point_at_the_option_not_a_hidden_file():
+    r = flamer("fight", "거신 vs 수문장, 장인(정착)", "-r", "공격자 재부팅 장인")
+    assert r.returncode == 1 and r.stderr.startswith("불가 —")
+    assert "--response #1" in r.stderr and "행" not in r.stderr.split("위치:")[-1]
+    r = flamer("fight", "거신 vs 수문장, 장인(정착)", "-r", "수비자 재부팅")
+    assert r.returncode == 1 and "--response #1" in r.stderr and "target:" not in r.stderr
+
+
+def test_attacker_cannot_declare_twice_in_a_row():
+    """대응턴 page: 수비자가 선언했으면 턴 플레이어가 … 맞대응 하나를 선언하거나 패스 → 다시 수비자."""
+    r = flamer("fight", "거신, 개미(정착 lv1 hp2 atk1), 행성굴착기(정착) vs 수문장, 장인(정착)",
+               "-r", "수비자 재부팅 장인", "-r", "공격자 재부팅 개미", "-r", "공격자 재부팅 행성굴착기", "--json")
+    assert r.returncode == 1
+    err = json.loads(r.stdout)["error"]
+    assert err["code"] == "forbidden" and json.loads(r.stdout)["rule"] == "response.declare.order"
+
+
+def test_card_with_unknown_effect_is_declared_and_reported():
+    r = flamer("fight", "거신 vs 수문장", "-b", "공격자 피의장막", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert any(u["reason"] == "effect-unknown" and u.get("card") == "피의장막" for u in d["unresolved"])
+    r = flamer("fight", "거신, 장인 vs 개미(정착 lv1 hp1 atk1), 수문장(정착)", "-r", "수비자 기폭 비용 개미", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["removed"] == ["개미"]
+
+
+def test_capture_in_a_cost_emptied_cell_cites_the_interpretation():
+    """대응턴 page: '포획은 없습니다' and '진내폭격의 10 ATK도 정상 적중' — the hit captures as the project reads it."""
+    r = flamer("fight", "수문장 vs 개미(정착 lv1 hp1 atk1)", "-r", "수비자 진내폭격 비용 개미", "--json")
+    d = json.loads(r.stdout)
+    cap = [e for e in d["events"] if e["type"] == "capture"]
+    assert len(cap) == 1 and cap[0]["interpretation"] == "interp.vacated.effect-capture"
+    assert any(a["choice"] == "vacated-effect-capture" for a in d["assumed"])
+    steps = [e["step"] for e in d["events"] if e["type"] == "step"]
+    assert steps[:7] == [1, 2, 3, 4, 5, 6, 7]  # every step is gone through, none skipped
+    assert flamer("rule", "interp.vacated.effect-capture").returncode == 0

@@ -449,10 +449,11 @@ class Engine:
             edef = fx.find(self.effects, d.card, ability)
         inline = d.effect is not None
         effect = d.effect if inline else (edef.effect if edef is not None else None)
-        if effect is None:
-            label = d.card if ability is None else f"{d.card} {ability}"
-            raise self.error(d, "card", f"'{label}'의 효과는 룰북에 나와 있지 않아 엔진이 모릅니다.",
-                             "선언 항목에 effect:로 효과를 적으세요 (예: effect: {attack: 3, cell: \"2,4\"})")
+        # an effect the pages do not give: declared, its cost paid, and reported as a gap at resolution
+        # (the rest of the combat is computed without it); a scenario may supply it with `effect:`
+        unknown = effect is None
+        if unknown:
+            effect = ()
         if inline and edef is not None and edef.known:
             self.assume(("inline", d.where), choice="inline-effect-overrides-card", card=d.card, index=d.index,
                         rule="response.declare.timing" if phase == "response" else "combat.step1.battle-cards")
@@ -537,7 +538,7 @@ class Engine:
                      chosen_cell=chosen, applies=tuple(applies), slot=slot, from_cells=from_cells)
         ev = dict(index=d.index, side=d.side, role=role.value, card=d.card, ability=ability, piece=self_id,
                   target=decl.target_id, chosen_cell=chosen, applies=list(applies), counter=counter,
-                  effect=[pr.describe() for pr in effect], inline=inline)
+                  effect=[pr.describe() for pr in effect], inline=inline, effect_known=not unknown)
         if phase == "response":
             rule, ruling = ("response.counter", R_COUNTER) if counter else (
                 "response.opener" if d.index == 0 else "response.declare.order", None)
@@ -703,6 +704,10 @@ class Engine:
         self.emit(E.RESOLVE, cell=at, step=step, index=d.index, side=d.side, card=decl.card, ability=decl.ability,
                   at=at, rule="response.resolve.lifo" if step == 2 else "combat.step1.battle-cards")
         ctx = {"target": decl.target_id, "self": decl.self_id, "chosen": decl.chosen_cell}
+        if not decl.effect:
+            self.gap(UnresolvedReason.EFFECT_UNKNOWN, cell=at, index=d.index, side=d.side, card=decl.card,
+                     ability=decl.ability, declared=True,
+                     rule="response.resolve.lifo" if step == 2 else "combat.step1.battle-cards")
         for pr in decl.effect:
             self.apply(pr, decl, ctx, at, step)
         if decl.slot is not None and self.slots is not None:  # a special card goes to the trash: its slot empties
@@ -842,17 +847,25 @@ class Engine:
         self.capture(p, by, side, CaptureReason.HP, cell, step, rnd, "combat.attack")
 
     def capture(self, p: _P, by, side, reason: CaptureReason, cell, step, rnd, rule, ruling=None) -> None:
+        interpretation = None
+        if self.vacated_cause.get(cell) == "cost" and self.vacated_side(cell) == side:
+            # the emptied side's attack effect hit a piece of the side that stayed (the page: '포획은 없습니다'
+            # and '10 ATK도 정상 적중' in one paragraph) — captured by the normal rule, as the project reads it
+            interpretation = "interp.vacated.effect-capture"
+            self.assume(("vacated-capture", cell), choice="vacated-effect-capture", cell=cell,
+                        rule="response.cost.emptied-cell", interpretation=interpretation)
         self._take_off(p)
         if p.spec.structure:
             p.where = "fragment"
             self.fragments.append(p.id)
             self.emit(E.FRAGMENT, cell=cell, step=step, round=rnd, piece=p.id, by=by, side=side, reason=reason.value,
-                      because=rule, rule="combat.capture", ruling=ruling)
+                      because=rule, rule="combat.capture", ruling=ruling,
+                      **({"interpretation": interpretation} if interpretation else {}))
         else:
             p.where = "prisoner"
             self.prisoners[side].append(p.id)
             self.emit(E.CAPTURE, cell=cell, step=step, round=rnd, piece=p.id, by=by, side=side, reason=reason.value,
-                      rule=rule, ruling=ruling)
+                      rule=rule, ruling=ruling, **({"interpretation": interpretation} if interpretation else {}))
 
     def volley(self, cell: str, side: str, step: int, rnd: int) -> bool:
         rule = "combat.step4.attacker-volley" if step == 4 else "combat.step5.defender-volley"
@@ -958,6 +971,11 @@ class Engine:
             if self.vacated_side(cell) is None:
                 self.emit(E.STANDOFF, cell=cell, step=4, rule="combat.standoff")
                 return self.finish(cell, 0, EndReason.STANDOFF, resolved_here, standoff=True)
+            # a cell a cost or the stack emptied still goes through every step (response.cost.emptied-cell):
+            # steps 4–6 are checked and find no mobile piece to attack with
+            self.step(cell, 4, None, order=[])
+            self.step(cell, 5, None, order=[])
+            self.step(cell, 6, None, mobile={self.attacker: [], self.defender: []}, next="step7")
             return self.finish(cell, 0, EndReason.DECIDED, resolved_here, sweep=True)
         rnd = 0
         while True:

@@ -444,6 +444,17 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
                         key="response[0].side", detail={"side": attacker, "defender": defender},
                         refs={"response.opener": corpus.clauses["response.opener"]["title"]}
                         if "response.opener" in corpus.clauses else None)
+    for prev, item in zip(response, response[1:]):
+        # consecutive items of one side mean the other side passed in between; the turn player may only
+        # answer a defender's declaration (response.declare.order), so two of its items in a row are refused
+        if attacker and prev.side == attacker and item.side == attacker:
+            from ..errors import Forbidden
+
+            raise Forbidden("counter-after-pass", "response.declare.order", file=file, line=item.line_of("side"),
+                            key=f"{item.where}.side", detail={"side": attacker, "defender": defender,
+                                                              "index": item.index},
+                            refs={"response.declare.order": corpus.clauses["response.declare.order"]["title"]}
+                            if "response.declare.order" in corpus.clauses else None)
     return Scenario(kind=kind, title=title, as_of=as_of, attacker=attacker, defender=defender, field=fld,
                     cells=tuple(cells), pieces=tuple(pieces), response=response, battle_cards=battle,
                     combat_order=order, file=file, lines=lines, notices=tuple(sink.notices))

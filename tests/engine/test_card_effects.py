@@ -104,11 +104,18 @@ def test_explosion_needs_settled_bomb(run):
 
 
 # ----------------------------------------------------- 기폭 / 피 땀 눈물 ----
-def test_unknown_effect_card_needs_inline_effect(run):
+def test_unknown_effect_card_is_declared_paid_and_reported(run):
+    """기폭: the pages give only its cost. It is declared, the settled 개미 is destroyed as the cost, and
+    the effect is an `effect-unknown` gap (the rest is computed without it); an inline effect supplies it."""
     obj = scenario({"1,1": {"A": [P("a")], "B": [P("b"), C("ant", "개미", lv=1, hp=1, atk=1, state="settled")]}},
                    response=[{"side": "B", "card": "기폭"}])
-    err = run.invalid(obj)
-    assert "기폭" in err.message and "effect" in err.message
+    res = run(obj)
+    assert res["removed"] == ["ant"]
+    gap = [u for u in res["unresolved"] if u["reason"] == "effect-unknown" and u.get("declared")]
+    assert len(gap) == 1 and gap[0]["card"] == "기폭" and gap[0]["index"] == 0
+    assert "기폭" in gap[0]["message"] and "미상" in gap[0]["message"]
+    declare = events(res, "declare")[0]
+    assert declare["effect_known"] is False and declare["effect"] == []
     obj["response"][0]["effect"] = {"attack": 2, "cell": "1,1"}
     res = run(obj)
     assert res["removed"] == ["ant"]

@@ -151,6 +151,7 @@ def fight(
     def go():
         from . import oneliner
         from .engine.scenario import parse_text
+        from .errors import FlamerError
         from .render import render
 
         corpus = _corpus()
@@ -365,29 +366,155 @@ def term(
 @app.command()
 def faq(
     faq_id: Optional[str] = typer.Argument(None, metavar="[ID]", autocompletion=complete.faq_ids, help="FAQ id. 없으면 전체."),
-    fmt: str = typer.Option("text", "--format", metavar="text|md|html", autocompletion=complete.choices(complete.FORMATS),
-                            help="text(터미널), md, html(인쇄용 페이지, 페이지별로 묶음)."),
+    fmt: str = typer.Option("text", "--format", metavar="text|md|html|pdf",
+                            autocompletion=complete.choices(complete.FORMATS + ("pdf",)),
+                            help="text(터미널), md, html(인쇄용 페이지: flamer book의 FAQ 부분과 같은 모양), pdf."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="출력 파일. 없으면 표준 출력(pdf는 파이프로 받을 때만)."),
+    as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):
-    """'자주 하는 실수 · 질문' 항목을 봅니다. --format html은 인쇄용 FAQ 페이지입니다."""
-    if fmt not in ("text", "md", "html"):
-        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html 중 하나를 고르세요.", param_hint="--format")
+    """'자주 하는 실수 · 질문' 항목을 봅니다.
+
+    --format html|md|pdf는 인쇄용 FAQ 페이지입니다: 페이지별 FAQ 전부와 대응턴의 판정 사례, 시나리오가 붙은
+    항목은 엔진이 푼 결과, 끝에 답이 인용한 조항. --as-of 날짜를 주면 그날의 규칙으로 풉니다.
+    """
+    if fmt not in ("text", "md", "html", "pdf"):
+        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html, pdf 중 하나를 고르세요.", param_hint="--format")
+    _check_pdf_target(fmt, output)
+    as_of = _usage_date(as_of, "--as-of")
 
     def go():
         from .lookup import faq as do_faq
 
-        data = do_faq(_corpus(), faq_id)
+        corpus = _corpus()
+        data = do_faq(corpus, faq_id)
         if as_json or fmt == "text":
+            if output:
+                from .errors import BadInput
+
+                raise BadInput("-o는 --format md, html, pdf에서만 씁니다.")
             _emit(data, as_json, "cli/faq.txt.j2")
             return
-        from .render import render
+        from .book import build_faq, render_html, render_md
 
-        groups: list[dict] = []
-        for f in data["faq"]:
-            if not groups or groups[-1]["source"] != f["source"]:
-                groups.append({"source": f["source"], "faq": []})
-            groups[-1]["faq"].append(f)
-        sys.stdout.write(render(f"faq/faq.{fmt}.j2", groups=groups))
+        page = build_faq(corpus, as_of, faq_id)
+        _write_page(render_md(page) if fmt == "md" else render_html(page), fmt, output)
+
+    _run(go, as_json=as_json)
+
+
+def _check_pdf_target(fmt: str, output: Optional[str]) -> None:
+    """A PDF goes to -o FILE, or to standard output only when that is not a terminal (a pipe or a file)."""
+    if fmt == "pdf" and not output and sys.stdout.isatty():
+        raise typer.BadParameter("PDF는 터미널에 출력할 수 없습니다. -o 파일.pdf로 저장하거나 파이프로 받으세요.",
+                                 param_hint="-o")
+
+
+def _write_page(text: str, fmt: str, output: Optional[str]) -> None:
+    """Write an HTML or Markdown page (or, for pdf, the PDF made from the HTML) to -o FILE or standard output."""
+    from pathlib import Path
+
+    from .errors import BadInput
+
+    if fmt == "pdf":
+        try:
+            from .pdf import html_to_pdf
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}.pdf":
+                raise
+            from .errors import FlamerError
+
+            raise FlamerError("PDF를 만들 수 없습니다: 이 설치에는 PDF 모듈(flamer_ref.pdf)이 없습니다. "
+                              "--format html로 만든 뒤 브라우저에서 인쇄하세요.") from None
+        if output:
+            html_to_pdf(text, output)
+            return
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "out.pdf"
+            html_to_pdf(text, path)
+            sys.stdout.flush()
+            sys.stdout.buffer.write(path.read_bytes())
+            sys.stdout.buffer.flush()
+        return
+    if output:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"-o {output}: 파일을 쓸 수 없습니다 ({exc.strerror or exc}).") from None
+        return
+    sys.stdout.write(text)
+
+
+# -------------------------------------------------------------------- book ----
+@app.command()
+def book(
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD",
+                                        help="그날의 규칙으로 만든 책: 그날 유효했던 조항 문안, 그날까지의 판정, "
+                                             "그날 기준으로 푼 예시 (2026-09-24, 9/24, 9월 24일도 됩니다)."),
+    fmt: str = typer.Option("html", "--format", metavar="html|pdf", autocompletion=complete.choices(("html", "pdf")),
+                            help="html(기본: 스타일과 그림이 든 파일 하나) 또는 pdf(인쇄용)."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="출력 파일. 없으면 표준 출력(pdf는 파이프로 받을 때만)."),
+    as_json: bool = JSON_OPT,
+):
+    """룰 핸드북 한 권: 표지, 차례, 규칙(페이지별 조항), 판정 연표, FAQ, 예시(그림·계산표), 카드, 용어집.
+
+    HTML은 스타일과 그림이 든 파일 하나로, 네트워크 없이 열리고 휴대폰에서도 읽히며 브라우저에서 그대로 인쇄됩니다.
+    PDF는 -o 파일로 저장합니다(-o 없이 파이프로 받으면 표준 출력으로).
+    --json은 책의 요약(기준일, 데이터 판, 항목 수, 예시 검사, 판정마다 결과가 바뀌는 예시)을 출력합니다.
+
+    \b
+    예: flamer book -o 핸드북.html
+        flamer book --format pdf -o 핸드북.pdf
+        flamer book --as-of 9/23 -o 0923.html
+    """
+    if fmt not in ("html", "pdf"):
+        raise typer.BadParameter(f"없는 형식입니다: {fmt}. html, pdf 중 하나를 고르세요.", param_hint="--format")
+    if not as_json:
+        _check_pdf_target(fmt, output)
+    as_of = _usage_date(as_of, "--as-of")
+
+    def go():
+        from .book import build_book, render_html, summary
+
+        model = build_book(_corpus(), as_of)
+        if as_json:
+            _emit(summary(model), True)
+            return
+        _write_page(render_html(model), fmt, output)
+
+    _run(go, as_json=as_json)
+
+
+# -------------------------------------------------------------------- site ----
+@app.command()
+def site(
+    directory: str = typer.Argument(..., metavar="DIR", help="사이트를 쓸 폴더 (없으면 만듭니다)."),
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD",
+                                        help="그날의 규칙으로 만든 사이트: 그날 유효했던 조항 문안, 그날까지의 판정 "
+                                             "(2026-09-24, 9/24, 9월 24일도 됩니다)."),
+    as_json: bool = JSON_OPT,
+):
+    """정적 레퍼런스 사이트를 폴더에 씁니다: 목차와 검색, 규칙 페이지(조항마다 고정 링크), 카드 페이지,
+    판정 연표, FAQ, 그림이 든 예시, 용어집.
+
+    웹 서버 없이 폴더의 index.html을 브라우저로 바로 열어도 동작하고, 검색은 미리 만든 색인으로 오프라인에서 됩니다(초성·오타도).
+    조항 링크는 rules/섹션id.html#조항id 꼴로 고정됩니다 (예: rules/combat.html#combat.step7.sweep).
+
+    빈 폴더, 없는 폴더, 또는 전에 flamer site가 만든 폴더에만 씁니다. 다시 만들 때는 전에 쓴 파일만 바꾸거나
+    지우고(목록: .flamer-site.json), 그 밖의 파일은 건드리지 않습니다.
+
+    예: flamer site 사이트/ / flamer site 0923/ --as-of 9/23
+    """
+    as_of = _usage_date(as_of, "--as-of")
+
+    def go():
+        from .site import make_site
+
+        _emit(make_site(_corpus(), directory, as_of), as_json, "site/summary.txt.j2")
 
     _run(go, as_json=as_json)
 

@@ -57,7 +57,7 @@ COMMAND_WORDS = {w for p in PATHS for w in p} | {"flamer"}
 ALLOWED = {
     # metavars and formats
     "YYYY", "MM", "DD", "ID", "id", "FILE", "DIR", "JSON", "YAML", "HTML", "FAQ", "UUID",
-    "text", "md", "html", "json", "yaml", "x", "y", "vs", "bash", "zsh", "fish", "PowerShell",
+    "text", "md", "html", "json", "yaml", "pdf", "PDF", "x", "y", "vs", "bash", "zsh", "fish", "PowerShell",
     # option values people type
     "clause", "ruling", "faq", "example", "card", "term", "piece", "special", "true", "false", "yes", "no",
     # scenario keys and kinds (English stays valid in scenario files)
@@ -124,7 +124,7 @@ USAGE_ERRORS = [
     (("rule",), "빠졌습니다"),
     (("serch", "x"), "search"),
     (("nosuchcommand",), "nosuchcommand"),
-    (("faq", "--format", "pdf"), "pdf"),
+    (("faq", "--format", "docx"), "docx"),
     (("rulings", "--since", "2026-13-01"), "YYYY-MM-DD"),
     (("rule", "combat.occurs", "--as-of", "어제"), "9월 24일"),
 ]

@@ -1,0 +1,556 @@
+"""The handbook behind `flamer book` (and the FAQ pages of `flamer faq --format
+html|md|pdf`, and the static site): the whole reference as plain, JSON-ready
+data — no sentences. templates/book/ words it.
+
+`build_book(corpus, as_of)` returns, in the order of the book:
+
+- ``cover``: the as-of date, the data version (latest ruling date, a short hash of
+  the data files, the package version) and counts;
+- ``toc``: the parts and their sections, each with its anchor;
+- ``sections``: the rules page by page (the clause sections of rules/clauses/ in
+  their order), every clause with its text as in force on ``as_of`` (see
+  lookup.rule), source pages, see-also links, the rulings in force that touched
+  it (with the superseded wording and the clause's earlier text), the project's
+  interpretations, and the FAQ entries and examples that cite it;
+- ``rulings``: the dated rulings up to ``as_of``, oldest first, each with the
+  example and FAQ scenarios whose result it changes — computed by resolving every
+  scenario the day before and the day of the ruling (runner.compare /
+  compare_turn), attributed to the single ruling where the engine can tell;
+- ``faq``: every FAQ entry and the reasoned cases (examples of type ``reasoned``),
+  grouped by source page, each with the engine's result where it has a scenario;
+- ``examples``: the other examples grouped by page, each scenario resolved at
+  ``as_of`` (the scenario's own date without it, as `flamer examples` does) and
+  checked against the page's result (runner._check_case, the same check);
+- ``cards`` (grouped by faction) with the rulings and FAQ entries that concern
+  them (lookup.card_mentions, rulings up to ``as_of``), and ``glossary``.
+
+Every item carries ``anchor``: the stable id of its place in the HTML (the data
+id itself for clauses, interpretations, rulings, FAQ entries, examples and terms;
+``card.NAME`` with spaces as hyphens for cards; ``sec.ID`` and ``part.NAME`` for
+the headings). ``anchors`` maps every anchor of the book to its kind, so that a
+template links only to what is there.
+
+Nothing is cached on disk: the book is computed from the corpus each time.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+from .corpus import FACTIONS, RULING_STATUS, Corpus
+
+#: the parts of the book, in order (templates word them)
+PARTS = ("cover", "toc", "rules", "rulings", "faq", "examples", "cards", "glossary")
+
+
+# ------------------------------------------------------------------ anchors ----
+def card_anchor(name: str) -> str:
+    """The anchor of a card: card.NAME, whitespace as hyphens (an HTML id has no spaces)."""
+    return "card." + "-".join(str(name).split())
+
+
+def section_anchor(section_id: str) -> str:
+    return f"sec.{section_id}"
+
+
+def part_anchor(part: str) -> str:
+    return f"part.{part}"
+
+
+def group_anchor(part: str, key: str | None) -> str:
+    return f"{part}.{key or 'none'}"
+
+
+def _prev_day(date: str) -> str:
+    return (_dt.date.fromisoformat(date) - _dt.timedelta(days=1)).isoformat()
+
+
+# -------------------------------------------------------------- data version ----
+def data_version(corpus: Corpus) -> dict:
+    """What data the book was made from: the latest ruling date, a short content hash of
+    the data files (or of the loaded corpus where the files are not at hand) and the
+    package version."""
+    import hashlib
+    from pathlib import Path
+
+    from . import __version__
+
+    h = hashlib.sha256()
+    root = Path(corpus.root) if corpus.root else None
+    files: list = []
+    if root is not None and (root / "rules").is_dir():
+        from .corpus import _data_files
+
+        files = list(_data_files(root))
+        effects = root / "cards" / "effects.yaml"
+        if effects.is_file():
+            files.append(effects)
+    if files:
+        for p in sorted(files):
+            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+    else:
+        import json
+
+        plain = {k: v for k, v in corpus.to_plain().items() if k != "root"}
+        h.update(json.dumps(plain, ensure_ascii=False, sort_keys=True).encode())
+    return {"latest_ruling": corpus.latest_date(), "hash": h.hexdigest()[:10], "package": __version__}
+
+
+# ------------------------------------------------------------------ scenarios ----
+def _cases(item_id: str, item: dict) -> list[tuple[str, int, Any, Any]]:
+    """(case id, 1-based index, scenario object, expected) of an example or FAQ entry —
+    named as runner.check_examples names them (ID, or ID#n for a list)."""
+    scn_obj = item.get("scenario")
+    if not scn_obj:
+        return []
+    exp_obj = item.get("expected")
+    if isinstance(scn_obj, list):
+        exps = exp_obj if isinstance(exp_obj, list) else [None] * len(scn_obj)
+        return [(f"{item_id}#{i + 1}", i + 1, s, exps[i] if i < len(exps) else None) for i, s in enumerate(scn_obj)]
+    return [(item_id, 1, scn_obj, exp_obj)]
+
+
+def _all_cases(corpus: Corpus) -> list[dict]:
+    """Every scenario of the examples and FAQ, in the order of `flamer examples`."""
+    out = []
+    items = [("example", eid, e, e["title"]) for eid, e in corpus.examples.items()]
+    items += [("faq", fid, f, f["question"]) for fid, f in corpus.faq.items()]
+    for owner_kind, oid, item, title in items:
+        cases = _cases(oid, item)
+        for cid, index, scn_obj, exp in cases:
+            out.append({"case": cid, "index": index, "count": len(cases), "owner": oid, "owner_kind": owner_kind,
+                        "title": title, "scenario": scn_obj, "expected": exp})
+    return out
+
+
+def _run(corpus: Corpus, case: dict, as_of: str | None) -> dict:
+    """Resolve one case at as_of and check it against the page, exactly as `flamer examples` does
+    (runner._check_case). Returns the check, and the result JSON for the pictures."""
+    from .engine import runner
+    from .errors import FlamerError
+
+    row = runner._check_case(corpus, case["case"], case["title"], case["scenario"], case["expected"], as_of)
+    result, error = None, row.get("error")
+    kind = row["kind"]
+    if kind in runner.RUNNERS and row["status"] != "error":
+        try:
+            result = runner.RUNNERS[kind](case["scenario"], case["case"], corpus, as_of)
+        except FlamerError as exc:  # pragma: no cover - _check_case ran the same without error
+            error = exc.message
+    import json
+
+    diffs = [{**d, "expected_json": json.dumps(d["expected"], ensure_ascii=False),
+              "actual_json": json.dumps(d["actual"], ensure_ascii=False)} for d in row["differences"]]
+    return {"case": case["case"], "index": case["index"], "count": case["count"], "kind": kind,
+            "status": row["status"], "differences": diffs, "error": error,
+            "as_of": result["as_of"] if result else as_of, "result": result}
+
+
+# ------------------------------------------------------------------- timeline ----
+def _parsed(corpus: Corpus, case: dict):
+    from .engine.turns import parse_any
+    from .errors import FlamerError
+
+    try:
+        return parse_any(case["scenario"], case["case"], corpus)
+    except FlamerError:
+        return None
+
+
+def _verdict_of(result: dict | None) -> dict | None:
+    if result is None:
+        return None
+    from .verdict import build
+
+    return build(result)
+
+
+def _changed_by_date(corpus: Corpus, cases: list[dict], parsed: dict, date: str) -> list[dict]:
+    """The cases whose result differs between the day before `date` and `date`, with the rulings
+    of that date that make the difference (runner.compare's by_ruling: that ruling alone, forced
+    on the day before, changes the result; for move / victory / field, the rulings the engine
+    cited). `joint` when no single ruling of the date explains it."""
+    from .engine import runner
+
+    before = _prev_day(date)
+    of_date = [r["id"] for r in corpus.rulings.values() if r["date"] == date]
+    out = []
+    for case in cases:
+        scn = parsed.get(case["case"])
+        if scn is None:
+            continue
+        if isinstance(scn, dict):
+            cmp = runner.compare_turn(scn, corpus, before, date)
+        else:
+            cmp = runner.compare(scn, corpus, before, date)
+        valid = {d: cmp["results"][d] is not None for d in (before, date)}
+        if not cmp["differences"] and valid[before] == valid[date]:
+            continue
+        rulings = [b["ruling"] for b in cmp["by_ruling"] if b["ruling"] in of_date]
+        joint = not rulings
+        if joint:
+            rulings = list(of_date)
+        what = sorted({d["path"].split(".")[0] for d in cmp["differences"]})
+        if valid[before] != valid[date]:
+            what.append("validity")
+        details = _details(cmp, before, date, isinstance(scn, dict))
+        sides = {}
+        for key, d in (("before", before), ("after", date)):
+            check = _run(corpus, case, d)
+            sides[key] = {"date": d, "verdict": _verdict_of(cmp["results"][d]), "error": cmp["errors"][d],
+                          "status": check["status"],
+                          "unresolved": len((cmp["results"][d] or {}).get("unresolved") or [])}
+        out.append({"case": case["case"], "owner": case["owner"], "owner_kind": case["owner_kind"],
+                    "index": case["index"], "count": case["count"], "title": case["title"],
+                    "kind": (case["scenario"] or {}).get("kind"), "rulings": rulings, "joint": joint,
+                    "what": what, "details": details, **sides})
+    return out
+
+
+def _details(cmp: dict, before: str, date: str, turn: bool) -> list[dict]:
+    """The concrete differences behind a change, date-neutral (before / after): for move, victory
+    and field the values that differ ({what: value, key, before, after}); for a combat where each
+    piece ended ({what: piece, piece, label, before, after}) and what became of each declaration
+    ({what: declaration, card, ability, side, before, after}) — runner.changes."""
+    out: list[dict] = []
+    if turn:
+        for d in cmp["differences"]:
+            if d["path"].split(".")[0] != "unresolved":
+                out.append({"what": "value", "key": d["path"], "before": d[before], "after": d[date]})
+        return out
+    pieces = {}
+    for d in (before, date):
+        pieces.update((cmp["results"][d] or {}).get("pieces") or {})
+    for c in cmp["changes"]:
+        if c["what"] == "piece":
+            p = pieces.get(c["piece"]) or {}
+            out.append({"what": "piece", "piece": c["piece"], "label": p.get("label") or c["piece"],
+                        "before": c[before], "after": c[date]})
+        elif c["what"] == "declaration":
+            def view(d):
+                if d is None:
+                    return None
+                return {"resolved": d["resolved"], "fizzles": [f["reason"] for f in d["fizzles"]],
+                        "hits": [{"target": h["target"], "label": (pieces.get(h["target"]) or {}).get("label")
+                                  or h["target"], "amount": h["amount"]} for h in d["hits"]]}
+
+            out.append({"what": "declaration", "phase": c["phase"], "index": c["index"], "side": c["side"],
+                        "card": c["card"], "ability": c["ability"], "before": view(c[before]),
+                        "after": view(c[date])})
+    return out
+
+
+def timeline(corpus: Corpus, as_of: str) -> list[dict]:
+    """The rulings up to as_of, oldest first, each with `changed`: the cases its date changes."""
+    cases = _all_cases(corpus)
+    parsed = {c["case"]: _parsed(corpus, c) for c in cases}
+    by_date: dict[str, list[dict]] = {}
+    out = []
+    for r in corpus.rulings.values():
+        if r["date"] > as_of:
+            continue
+        if r["date"] not in by_date:
+            by_date[r["date"]] = _changed_by_date(corpus, cases, parsed, r["date"])
+        changed = [c for c in by_date[r["date"]] if r["id"] in c["rulings"]]
+        out.append({**_ruling_view(corpus, r), "changed": changed,
+                    "cited_by": [{"id": e["id"], "kind": "example", "title": e["title"]}
+                                 for e in corpus.examples.values() if r["id"] in e["rulings"]]})
+    return out
+
+
+# ---------------------------------------------------------------------- views ----
+def _ruling_view(corpus: Corpus, r: dict) -> dict:
+    return {"id": r["id"], "anchor": r["id"], "date": r["date"], "status": r["status"],
+            "status_ko": RULING_STATUS[r["status"]], "label": r["label"], "title": r["title"],
+            "summary": r["summary"], "supersedes": r.get("supersedes"), "earlier_rule": r.get("earlier_rule"),
+            "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in r["clauses"]],
+            "sources": [{"id": s, "title": corpus.sources[s]["title"]} for s in r["source"] if s in corpus.sources]}
+
+
+def _refs(corpus: Corpus, ids) -> list[dict]:
+    return [{"id": c, "title": corpus.clauses[c]["title"]} for c in ids if c in corpus.clauses]
+
+
+def _ruling_refs(corpus: Corpus, ids, as_of: str) -> list[dict]:
+    out = []
+    for rid in ids:
+        r = corpus.rulings.get(rid)
+        if r is not None:
+            out.append({"id": rid, "date": r["date"], "label": r["label"], "title": r["title"],
+                        "in_book": r["date"] <= as_of})
+    return out
+
+
+def _clause_view(corpus: Corpus, cid: str, as_of: str) -> dict:
+    from .lookup import rule
+
+    v = rule(corpus, cid, as_of)
+    c = corpus.clauses[cid]
+    earlier = {e["ruling"]: e["text"] for e in c["earlier"]}
+    later = v["later_rulings"]
+    return {
+        "id": cid, "anchor": cid, "title": c["title"], "text": v["text"], "text_status": v["text_status"],
+        # the text shown is a later one only where the page gives no earlier wording (text_status earlier-unknown)
+        "text_from": ({"date": later[0]["date"], "label": later[0]["label"], "title": later[0]["title"]}
+                      if v["text_status"] == "earlier-unknown" and later else None),
+        "sources": [{"id": s, "title": corpus.sources[s]["title"]} for s in c["source"] if s in corpus.sources],
+        "see_also": _refs(corpus, c["see_also"]),
+        "rulings": [{"id": r["id"], "date": r["date"], "status": r["status"], "status_ko": r["status_ko"],
+                     "label": r["label"], "title": r["title"], "supersedes": r["supersedes"],
+                     "earlier_text": earlier.get(r["id"])} for r in v["rulings"]],
+        "interpretations": [{**i, "anchor": i["id"]} for i in v["interpretations"]],
+        "faq": [{"id": f, "title": corpus.faq[f]["question"]} for f in v["faq"]],
+        "examples": [{"id": e, "title": corpus.examples[e]["title"], "type": corpus.examples[e]["type"]}
+                     for e in v["examples"]],
+    }
+
+
+def rules_sections(corpus: Corpus, as_of: str) -> list[dict]:
+    out = []
+    for sid, sec in corpus.sections.items():
+        clauses = [_clause_view(corpus, cid, as_of) for cid, c in corpus.clauses.items() if c["section"] == sid]
+        pages: list[str] = []
+        for c in clauses:
+            for s in c["sources"]:
+                if s["id"] not in pages:
+                    pages.append(s["id"])
+        out.append({"id": sid, "anchor": section_anchor(sid), "title": sec["title"], "order": sec["order"],
+                    "sources": [_source_view(corpus, s) for s in pages], "clauses": clauses})
+    return out
+
+
+def _source_view(corpus: Corpus, sid: str) -> dict:
+    s = corpus.sources[sid]
+    return {"id": sid, "title": s["title"], "header": s.get("header"), "version": s.get("version")}
+
+
+def _case_views(corpus: Corpus, item_id: str, item: dict, title: str, owner_kind: str, as_of: str | None) -> list[dict]:
+    cases = _cases(item_id, item)
+    return [_run(corpus, {"case": cid, "index": i, "count": len(cases), "owner": item_id, "owner_kind": owner_kind,
+                          "title": title, "scenario": s, "expected": exp}, as_of)
+            for cid, i, s, exp in cases]
+
+
+def _example_view(corpus: Corpus, e: dict, as_of: str, run_as_of: str | None) -> dict:
+    return {"id": e["id"], "anchor": e["id"], "kind": "reasoned" if e["type"] == "reasoned" else "example",
+            "title": e["title"], "type": e["type"], "source": e["source"], "situation": e["situation"],
+            "steps": list(e["steps"]), "result": e["result"], "point": e.get("point"), "reason": e.get("reason"),
+            "clauses": _refs(corpus, e["clauses"]), "rulings": _ruling_refs(corpus, e["rulings"], as_of),
+            "cases": _case_views(corpus, e["id"], e, e["title"], "example", run_as_of)}
+
+
+def _faq_view(corpus: Corpus, f: dict, run_as_of: str | None) -> dict:
+    return {"id": f["id"], "anchor": f["id"], "kind": "faq", "question": f["question"], "answer": f["answer"],
+            "source": f["source"], "clauses": _refs(corpus, f["clauses"]),
+            "cases": _case_views(corpus, f["id"], f, f["question"], "faq", run_as_of)}
+
+
+def _by_source(corpus: Corpus, part: str, items: list[dict]) -> list[dict]:
+    groups = []
+    for sid in corpus.sources:
+        mine = [i for i in items if i["source"] == sid]
+        if mine:
+            groups.append({"source": _source_view(corpus, sid), "anchor": group_anchor(part, sid.split(".", 1)[-1]),
+                           "items": mine})
+    return groups
+
+
+def faq_groups(corpus: Corpus, as_of: str, run_as_of: str | None, only: str | None = None) -> list[dict]:
+    """The FAQ part: every FAQ entry and every reasoned case, by source page (FAQ entries first)."""
+    items = [_faq_view(corpus, f, run_as_of) for f in corpus.faq.values() if only in (None, f["id"])]
+    items += [_example_view(corpus, e, as_of, run_as_of) for e in corpus.examples.values()
+              if e["type"] == "reasoned" and only in (None, e["id"])]
+    return _by_source(corpus, "faq", items)
+
+
+def example_groups(corpus: Corpus, as_of: str, run_as_of: str | None) -> list[dict]:
+    items = [_example_view(corpus, e, as_of, run_as_of) for e in corpus.examples.values() if e["type"] != "reasoned"]
+    return _by_source(corpus, "examples", items)
+
+
+def card_groups(corpus: Corpus, as_of: str) -> list[dict]:
+    from .lookup import card_mentions, card_view
+
+    groups: dict[Any, list] = {k: [] for k in (*FACTIONS, None)}
+    for c in corpus.cards.values():
+        v = card_view(corpus, c)
+        m = card_mentions(corpus, c)
+        v["anchor"] = card_anchor(c["name"])
+        v["rulings"] = [r for r in m["rulings"] if r["date"] <= as_of]
+        v["faq"] = m["faq"]
+        groups.setdefault(c["faction"], []).append(v)
+    return [{"faction": k, "faction_name": FACTIONS.get(k) if k else None, "anchor": group_anchor("cards", k),
+             "cards": v} for k, v in groups.items() if v]
+
+
+def glossary(corpus: Corpus) -> list[dict]:
+    return [{"id": t["id"], "anchor": t["id"], "term": t["term"], "aliases": list(t["aliases"]),
+             "definition": t["definition"], "clauses": _refs(corpus, t["clauses"]),
+             "sources": [{"id": s, "title": corpus.sources[s]["title"]} for s in t["source"] if s in corpus.sources]}
+            for t in corpus.terms.values()]
+
+
+# ----------------------------------------------------------------------- book ----
+def _checks(groups_lists: list[list[dict]]) -> dict:
+    counts = {"pass": 0, "fail": 0, "error": 0, "skipped": 0}
+    for groups in groups_lists:
+        for g in groups:
+            for item in g["items"]:
+                for c in item.get("cases", []):
+                    counts[c["status"]] += 1
+    return counts
+
+
+def build_book(corpus: Corpus, as_of: str | None = None) -> dict:
+    """The whole book as data (see the module docstring). as_of: YYYY-MM-DD or None (latest)."""
+    date = as_of or corpus.latest_date()
+    sections = rules_sections(corpus, date)
+    rulings = timeline(corpus, date)
+    faq = faq_groups(corpus, date, as_of)
+    examples = example_groups(corpus, date, as_of)
+    cards = card_groups(corpus, date)
+    terms = glossary(corpus)
+    later = [r for r in corpus.rulings.values() if r["date"] > date]
+    counts = {"clauses": len(corpus.clauses), "interpretations": len(corpus.interpretations),
+              "rulings": len(rulings), "rulings_later": len(later), "faq": len(corpus.faq),
+              "reasoned": sum(1 for e in corpus.examples.values() if e["type"] == "reasoned"),
+              "examples": sum(1 for e in corpus.examples.values() if e["type"] != "reasoned"),
+              "cards": len(corpus.cards), "terms": len(corpus.terms), "sources": len(corpus.sources)}
+    book = {
+        "kind": "book", "as_of": date, "as_of_given": as_of is not None, "past": date < corpus.latest_date(),
+        "cover": {"version": data_version(corpus), "counts": counts, "checks": _checks([faq, examples]),
+                  "sources": [_source_view(corpus, s) for s in corpus.sources]},
+        "sections": sections, "rulings": rulings, "faq": faq, "examples": examples, "cards": cards,
+        "glossary": terms,
+    }
+    book["toc"] = toc(book)
+    book["anchors"] = anchors(book)
+    _finish(corpus, book, [faq, examples], rulings)
+    return book
+
+
+def _finish(corpus: Corpus, page: dict, groups_lists: list[list[dict]], rulings: list[dict]) -> None:
+    """Number the cases (`dom`: a prefix that keeps the SVG ids of each picture apart on one page)
+    and collect `refs`: every clause, interpretation and ruling a computed result cites → its title."""
+    from .engine import runner
+
+    results: list = []
+    n = 0
+    for groups in groups_lists:
+        for g in groups:
+            for item in g["items"]:
+                for c in item.get("cases", []):
+                    n += 1
+                    c["dom"] = f"k{n}-"
+                    if c["result"] is not None:
+                        results.append(c["result"])
+    for r in rulings:
+        for ch in r["changed"]:
+            results += [ch["before"]["verdict"], ch["after"]["verdict"]]
+    page["refs"] = runner.refs(corpus, *results)
+
+
+def toc(book: dict) -> list[dict]:
+    """Parts and their sections: [{part, anchor, entries: [{anchor, title|date…}]}]. Data titles only:
+    the template words the parts."""
+    out = [{"part": "rules", "anchor": part_anchor("rules"),
+            "entries": [{"anchor": s["anchor"], "title": s["title"]} for s in book["sections"]]},
+           {"part": "rulings", "anchor": part_anchor("rulings"),
+            "entries": [{"anchor": r["anchor"], "title": r["title"], "date": r["date"], "label": r["label"]}
+                        for r in book["rulings"]]}]
+    for part in ("faq", "examples"):
+        out.append({"part": part, "anchor": part_anchor(part),
+                    "entries": [{"anchor": g["anchor"], "title": g["source"]["title"]} for g in book[part]]})
+    out.append({"part": "cards", "anchor": part_anchor("cards"),
+                "entries": [{"anchor": g["anchor"], "faction": g["faction"], "title": g["faction_name"]}
+                            for g in book["cards"]]})
+    out.append({"part": "glossary", "anchor": part_anchor("glossary"), "entries": []})
+    return out
+
+
+def anchors(book: dict) -> dict[str, str]:
+    """Every anchor of the book → its kind."""
+    out: dict[str, str] = {"cover": "part", part_anchor("toc"): "part"}
+    for t in book.get("toc", []):
+        out[t["anchor"]] = "part"
+    for s in book.get("sections", []):
+        out[s["anchor"]] = "section"
+        for c in s["clauses"]:
+            out[c["anchor"]] = "clause"
+            for i in c["interpretations"]:
+                out[i["anchor"]] = "interpretation"
+    for r in book.get("rulings", []):
+        out[r["anchor"]] = "ruling"
+    for part, kind in (("faq", None), ("examples", None)):
+        for g in book.get(part, []):
+            out[g["anchor"]] = "group"
+            for i in g["items"]:
+                out[i["anchor"]] = kind or i["kind"]
+    for g in book.get("cards", []):
+        out[g["anchor"]] = "group"
+        for c in g["cards"]:
+            out[c["anchor"]] = "card"
+    for t in book.get("glossary", []):
+        out[t["anchor"]] = "term"
+    return out
+
+
+def build_faq(corpus: Corpus, as_of: str | None = None, only: str | None = None) -> dict:
+    """The FAQ part alone, as a page of its own (`flamer faq --format html|md|pdf`): the FAQ groups,
+    and the clauses they cite (as in force on as_of) so that every citation resolves on the page."""
+    date = as_of or corpus.latest_date()
+    groups = faq_groups(corpus, date, as_of, only)
+    cited: list[str] = []
+    for g in groups:
+        for item in g["items"]:
+            for c in item["clauses"]:
+                if c["id"] not in cited:
+                    cited.append(c["id"])
+    order = {cid: n for n, cid in enumerate(corpus.clauses)}
+    clauses = [_clause_view(corpus, cid, date) for cid in sorted(cited, key=order.__getitem__)]
+    page = {"kind": "faq", "as_of": date, "as_of_given": as_of is not None, "past": date < corpus.latest_date(),
+            "cover": {"version": data_version(corpus), "checks": _checks([groups])},
+            "faq": groups, "clauses": clauses}
+    a: dict[str, str] = {part_anchor("faq"): "part", part_anchor("clauses"): "part"}
+    for g in groups:
+        a[g["anchor"]] = "group"
+        for i in g["items"]:
+            a[i["anchor"]] = i["kind"]
+    for c in clauses:
+        a[c["anchor"]] = "clause"
+    page["anchors"] = a
+    _finish(corpus, page, [groups], [])
+    return page
+
+
+def render_html(page: dict) -> str:
+    """The book (build_book) or the FAQ page (build_faq) as one self-contained HTML document."""
+    from .render import render
+
+    name = "book/book.html.j2" if page["kind"] == "book" else "book/faq.html.j2"
+    return render(name, book=page, refs=page["refs"], A=page["anchors"], as_of=page["as_of"])
+
+
+def render_md(page: dict) -> str:
+    """The FAQ page (build_faq) in Markdown."""
+    from .render import render
+
+    return render("book/faq.md.j2", book=page, refs=page["refs"], A=page["anchors"], as_of=page["as_of"])
+
+
+def summary(book: dict) -> dict:
+    """What `flamer book --json` prints: the as-of date, the version, the counts, the checks of the
+    examples, the rulings with the cases each changes, and the anchors — not the pictures' data."""
+    cases = []
+    for part in ("faq", "examples"):
+        for g in book[part]:
+            for item in g["items"]:
+                for c in item["cases"]:
+                    cases.append({"id": c["case"], "in": item["anchor"], "kind": c["kind"], "status": c["status"],
+                                  "as_of": c["as_of"]})
+    return {"kind": "book", "as_of": book["as_of"], "version": book["cover"]["version"],
+            "counts": book["cover"]["counts"], "checks": book["cover"]["checks"],
+            "rulings": [{"id": r["id"], "date": r["date"], "changed": [c["case"] for c in r["changed"]]}
+                        for r in book["rulings"]],
+            "cases": cases, "anchors": len(book["anchors"])}

@@ -1,0 +1,510 @@
+"""HTML → PDF for the printable book and FAQ (`flamer book --format pdf`, `flamer faq --format pdf`).
+
+Engine: WeasyPrint (a Python package; needs the system's Pango, HarfBuzz and fontconfig). Measured
+on this machine (2 cores, other work running) with the book of `flamer book` (83 A4 pages, 36 TOC
+entries), WeasyPrint 70.0 against Debian's Chromium 156 `--headless --print-to-pdf
+--generate-pdf-document-outline`, both from the same HTML:
+
+- CSS Paged Media: WeasyPrint does @page margin boxes, the running header with the section
+  (`string-set`/`string()`), `counter(page)`, TOC page numbers (`target-counter()`, `leader()`),
+  PDF bookmarks (`bookmark-level`/`-label`) and internal links as PDF destinations. Chromium has
+  margin boxes and `counter(page)`, but no `string-set` (no running header naming the section) and
+  no `target-counter()` (no TOC page numbers without a second pass), and its outline is every
+  heading: 231 entries against the TOC's 36 (WeasyPrint here: exactly the 36).
+- Fonts: WeasyPrint embeds Noto Sans/Serif CJK KR as 7 subset CID fonts (CFF, ToUnicode). Chromium
+  (Skia) turns the CFF-in-TTC CJK fonts into 234 Type 3 fonts (glyphs as drawing procedures, no
+  hinting): worse in print and in viewers.
+- Korean line breaking: WeasyPrint does not implement `word-break: keep-all` (it drops the
+  declaration): 340 line ends inside a Korean word. keep_words() below puts U+2060 WORD JOINER
+  between the characters of every word that has Hangul in it, for the PDF only: 0 such line ends
+  (tests/test_pdf.py checks it), no U+2060 in the PDF's text (copying and searching still work),
+  same page count; the pass itself takes 40–80 ms, and WeasyPrint's layout of the joined text
+  differed from the plain one by −8 % … +23 % CPU over four runs on a busy machine, i.e. within
+  the noise (benchmarks/book_bench.py measures it). Chromium's keep-all still breaks inside a word
+  before "(" and after "·" (21 line ends).
+- Time: Chromium 4.7 s; WeasyPrint ~11 s layout + ~5.5 s write; the whole `flamer book --format
+  pdf` took 14.6–18.8 s (target ≤ 30 s; benchmarks/book_bench.py).
+
+So WeasyPrint does all the handbook asks in one pass from Python; Chromium would need a second pass
+for page numbers, has no running header and embeds Type 3 fonts. Chromium is the browser of the
+browser test (tests/test_browser.py), which checks that the HTML also prints from a browser.
+
+Everything heavy is imported inside html_to_pdf(): importing this module costs nothing, and the
+search path never imports it.
+"""
+
+from __future__ import annotations
+
+import glob
+import logging
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from html import unescape
+from html.parser import HTMLParser
+from pathlib import Path
+
+from .errors import FlamerError
+
+FONT_PACKAGE = "fonts-noto-cjk"  # the Debian package of the preferred font
+PANGO_PACKAGES = "libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"
+
+# Korean families, best first: the one used is the first installed (fontconfig decides what is).
+KOREAN_FAMILIES = ("Noto Sans CJK KR", "NanumGothic", "NanumBarunGothic", "Noto Serif CJK KR", "NanumMyeongjo")
+MONO_FAMILIES = ("Noto Sans Mono CJK KR", "NanumGothicCoding", "D2Coding")
+# when fontconfig's fc-list is missing: font files by name in the usual folders
+_FONT_FILES = {
+    "Noto Sans CJK KR": ("NotoSansCJK-Regular.ttc", "NotoSansCJKkr-Regular.otf", "NotoSansKR-Regular.otf"),
+    "Noto Sans Mono CJK KR": ("NotoSansMonoCJK-Regular.ttc", "NotoSansMonoCJKkr-Regular.otf"),
+    "NanumGothic": ("NanumGothic.ttf",),
+    "NanumBarunGothic": ("NanumBarunGothic.ttf",),
+    "Noto Serif CJK KR": ("NotoSerifCJK-Regular.ttc",),
+    "NanumMyeongjo": ("NanumMyeongjo.ttf",),
+    "NanumGothicCoding": ("NanumGothicCoding.ttf",),
+}
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
+
+WORD_JOINER = "\u2060"
+
+
+class PdfError(FlamerError):
+    """The PDF could not be made on this machine (engine, libraries or fonts missing)."""
+
+    code = "pdf"
+
+
+class MissingKoreanFont(PdfError):
+    """No Korean font is installed: the PDF would show empty boxes instead of Hangul."""
+
+    code = "missing-font"
+
+    def __init__(self):
+        super().__init__(
+            "PDF에 넣을 한글 글꼴이 이 컴퓨터에 없습니다. 글꼴 없이 만들면 한글이 빈 네모로 나옵니다.\n"
+            f"Debian/Ubuntu에서는 글꼴 패키지를 설치하세요: sudo apt-get install {FONT_PACKAGE}\n"
+            "(나눔 글꼴을 쓰려면 fonts-nanum). 설치한 뒤 다시 실행하면 됩니다.")
+
+
+class MissingPdfEngine(PdfError):
+    """WeasyPrint, or the Pango library it draws text with, cannot be loaded."""
+
+    code = "pdf-engine"
+
+
+# ------------------------------------------------------------------ fonts ----
+@dataclass(frozen=True)
+class KoreanFont:
+    family: str
+    mono: str | None
+    file: str | None = None
+
+
+def _fc_families() -> dict[str, str] | None:
+    """Installed families that cover Korean (family → a file), from fontconfig; None without fc-list."""
+    if not shutil.which("fc-list"):
+        return None
+    try:
+        out = subprocess.run(["fc-list", ":lang=ko", "family", "file"], capture_output=True, text=True,
+                             timeout=30, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found: dict[str, str] = {}
+    for line in out.splitlines():
+        path, _, families = line.partition(": ")
+        for fam in families.split(","):
+            fam = fam.strip()
+            if fam:
+                found.setdefault(fam, path.strip())
+    return found
+
+
+def _file_families() -> dict[str, str]:
+    """Without fc-list: the known Korean font files found in the usual font folders."""
+    found: dict[str, str] = {}
+    for family, names in _FONT_FILES.items():
+        for folder in _FONT_DIRS:
+            for name in names:
+                hits = glob.glob(os.path.join(os.path.expanduser(folder), "**", name), recursive=True)
+                if hits:
+                    found.setdefault(family, hits[0])
+    return found
+
+
+def korean_font() -> KoreanFont:
+    """The Korean font the PDF uses (detected with fontconfig), or MissingKoreanFont."""
+    found = _fc_families()
+    if found is None:
+        found = _file_families()
+    family = next((f for f in KOREAN_FAMILIES if f in found), None)
+    if family is None:
+        # another installed Korean family (e.g. from fonts-unfonts-core) beats none at all
+        family = next((f for f in sorted(found) if not re.search(r"mono|coding", f, re.I)), None)
+    if family is None:
+        raise MissingKoreanFont()
+    mono = next((f for f in MONO_FAMILIES if f in found), None)
+    return KoreanFont(family, mono, found.get(family))
+
+
+# --------------------------------------------------- Korean line breaking ----
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7a3\ud7b0-\ud7ff"
+_NOJOIN = r"\s\u200b\u2060\u00ad<>"  # whitespace, zero-width space, word joiner, soft hyphen; tag edges
+_JOIN_RE = re.compile(f"(?<=[{_HANGUL}])(?=[^{_NOJOIN}])|(?<=[^{_NOJOIN}])(?=[{_HANGUL}])")
+_IS_HANGUL = re.compile(f"[{_HANGUL}]")
+_IS_JOINABLE = re.compile(f"[^{_NOJOIN}]")
+_TAG_RE = re.compile(r"<!--.*?-->|<!\[CDATA\[.*?\]\]>|<(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.S)
+_TAG_NAME = re.compile(r"</?\s*([A-Za-z][A-Za-z0-9-]*)")
+# elements whose text is not laid out as lines of the page (or that WeasyPrint draws itself)
+_RAW = {"script", "style", "svg", "math", "textarea", "title", "template"}
+# inline elements: a word can go on across their tags ("<b>수호방패</b>(전투)" is one word)
+_INLINE = {"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "i", "ins", "kbd",
+           "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr"}
+
+
+def _joinable(a: str, b: str) -> bool:
+    return bool(_IS_JOINABLE.match(a) and _IS_JOINABLE.match(b) and (_IS_HANGUL.match(a) or _IS_HANGUL.match(b)))
+
+
+def keep_words(html: str) -> str:
+    """The HTML with U+2060 WORD JOINER between neighbouring characters of every word that has Hangul
+    in it (a word: what lies between spaces), so a renderer without `word-break: keep-all` breaks
+    lines only between words. Only text is touched (not tags, attributes, entities, or the text of
+    script/style/svg/math); a word that runs on across inline tags (`<b>수호방패</b>(전투)`) is joined
+    across them. Used for the PDF only: `flamer book --format html` is not changed."""
+    out: list[str] = []
+    pos = 0
+    carry = ""  # the last character of the text before, when only inline tags lie between
+    n = len(html)
+    while pos < n:
+        m = _TAG_RE.search(html, pos)
+        end = m.start() if m else n
+        if end > pos:
+            text = _JOIN_RE.sub(WORD_JOINER, html[pos:end])
+            if carry and _joinable(carry, text[0]):
+                out.append(WORD_JOINER)
+            out.append(text)
+            carry = text[-1]
+        if not m:
+            break
+        tag = m.group(0)
+        out.append(tag)
+        pos = m.end()
+        if tag.startswith("<!"):
+            continue  # a comment or CDATA: invisible, the word goes on
+        name_m = _TAG_NAME.match(tag)
+        name = name_m.group(1).lower() if name_m else ""
+        if name in _INLINE:
+            continue
+        carry = ""
+        if name in _RAW and not tag.startswith("</") and not tag.rstrip(">").rstrip().endswith("/"):
+            stop = _raw_end(html, pos, name)
+            body = html[pos:stop]
+            out.append(join_generated(body) if name == "style" else body)
+            pos = stop
+    return "".join(out)
+
+
+def _raw_end(html: str, pos: int, name: str) -> int:
+    """Where the content of a raw element that opened before pos ends (an <svg> may hold another)."""
+    pattern = re.compile(rf"<(/?)\s*{name}\b[^>]*?(/?)>", re.I)
+    depth = 1
+    for m in pattern.finditer(html, pos):
+        if m.group(1):
+            depth -= 1
+            if depth == 0:
+                return m.start()
+        elif not m.group(2):
+            depth += 1
+    return len(html)
+
+
+_CONTENT_DECL = re.compile(r"(?<![\w-])(content\s*:)([^;{}]*)")
+_CSS_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', re.S)
+
+
+def join_generated(css: str) -> str:
+    """keep_words() for text that CSS generates: in `content:` values, a word joiner inside each string
+    and between a string and a counter it touches (`target-counter(attr(href), page) "쪽)"` → 30쪽
+    stays one word)."""
+
+    def value(m: re.Match) -> str:
+        text = m.group(2)
+        parts = []
+        last = 0
+        for lit in _CSS_STRING.finditer(text):
+            before = text[last:lit.start()]
+            inner = _JOIN_RE.sub(WORD_JOINER, lit.group(0)[1:-1])
+            if inner and _IS_HANGUL.match(inner[0]) and text[:lit.start()].rstrip().endswith(")"):
+                inner = WORD_JOINER + inner
+            after = text[lit.end():].lstrip()
+            if inner and _IS_HANGUL.match(inner[-1]) and re.match(r"[\w-]+\(", after):
+                inner += WORD_JOINER
+            q = lit.group(0)[0]
+            parts += [before, q + inner + q]
+            last = lit.end()
+        parts.append(text[last:])
+        return m.group(1) + "".join(parts)
+
+    return _CONTENT_DECL.sub(value, css)
+
+
+# ------------------------------------------------------- what the HTML has ----
+@dataclass
+class _TocEntry:
+    target: str
+    level: int
+    label: str
+
+
+@dataclass
+class DocumentFacts:
+    """What html_to_pdf needs to know about the HTML: its title, its ids and its table of contents
+    (the first <nav> with class or id "toc", or role="doc-toc": its links to "#id", nested lists
+    giving the level)."""
+
+    title: str = ""
+    ids: set = field(default_factory=set)
+    toc: list = field(default_factory=list)
+    toc_heading: str = ""
+    links: list = field(default_factory=list)
+    css: str = ""
+
+
+class _Scanner(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.facts = DocumentFacts()
+        self._in_title = False
+        self._toc_depth = 0      # element nesting inside the TOC nav (0: outside)
+        self._toc_done = False
+        self._list_depth = 0
+        self._link: list | None = None  # [target, level, text parts]
+        self._heading: list | None = None
+        self._raw = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if a.get("id"):
+            self.facts.ids.add(a["id"])
+        if tag in ("script", "style", "svg"):
+            self._raw += 1
+        if tag == "title" and not self.facts.title:
+            self._in_title = True
+        href = a.get("href") or ""
+        if tag == "a" and href.startswith("#") and len(href) > 1:
+            self.facts.links.append(unescape(href[1:]))
+        if self._toc_depth:
+            self._toc_depth += 1
+            if self._link is not None:  # <span class="date">2026-09-04</span>개정: two words in the outline
+                self._link[2].append(" ")
+            if tag in ("ol", "ul"):
+                self._list_depth += 1
+            elif tag == "a" and href.startswith("#") and self._link is None:
+                self._link = [href[1:], max(1, self._list_depth), []]
+            elif tag in ("h1", "h2", "h3", "h4", "h5", "h6") and not self.facts.toc_heading:
+                self._heading = []
+        elif tag == "nav" and not self._toc_done:
+            classes = (a.get("class") or "").split()
+            if "toc" in classes or a.get("id") == "toc" or a.get("role") == "doc-toc":
+                self._toc_depth = 1
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style", "svg") and self._raw:
+            self._raw -= 1
+        if tag == "title":
+            self._in_title = False
+        if not self._toc_depth:
+            return
+        if tag in ("ol", "ul"):
+            self._list_depth -= 1
+        elif self._link is not None and tag != "a":
+            self._link[2].append(" ")
+        elif tag == "a" and self._link is not None:
+            target, level, parts = self._link
+            self.facts.toc.append(_TocEntry(target, level, " ".join("".join(parts).split())))
+            self._link = None
+        elif tag.startswith("h") and self._heading is not None:
+            self.facts.toc_heading = " ".join("".join(self._heading).split())
+            self._heading = None
+        self._toc_depth -= 1
+        if self._toc_depth == 1 and tag == "nav":
+            self._toc_depth = 0
+            self._toc_done = True
+
+    def handle_data(self, data):
+        if self.lasttag == "style" and self._raw:
+            self.facts.css += data
+        if self._in_title:
+            self.facts.title += data
+        if self._raw:
+            return
+        if self._link is not None:
+            self._link[2].append(data)
+        if self._heading is not None:
+            self._heading.append(data)
+
+
+def scan(html: str) -> DocumentFacts:
+    parser = _Scanner()
+    parser.feed(html)
+    parser.close()
+    facts = parser.facts
+    facts.title = " ".join(facts.title.split())
+    return facts
+
+
+# ------------------------------------------------------------ stylesheet ----
+def _css_string(text: str) -> str:
+    return '"' + re.sub(r'["\\\n\r]', lambda m: "\\" + format(ord(m.group(0)), "x") + " ", text) + '"'
+
+
+def _css_id(ident: str) -> str:
+    """`#ident` as a CSS selector, escaping what an identifier cannot hold (ids like combat.occurs)."""
+    out = []
+    for i, ch in enumerate(ident):
+        if ch.isalnum() and not (i == 0 and ch.isdigit()) or ch in "_-" or ord(ch) > 127:
+            out.append(ch)
+        else:
+            out.append("\\" + format(ord(ch), "x") + " ")
+    return "#" + "".join(out)
+
+
+_TOC = ('nav.toc', 'nav#toc', 'nav[role="doc-toc"]')
+
+
+def pdf_stylesheet(facts: DocumentFacts, font: KoreanFont) -> str:
+    """The PDF-only CSS, given to WeasyPrint as a user stylesheet: below the document's own rules in
+    the cascade (its `!important` declarations excepted), so what the document says wins.
+
+    Defaults: the installed Korean font, headings kept with what follows. Always: no overflow-wrap
+    (see below; keep_words() makes every Korean word one unbreakable run). When the document has no
+    `@page` rule of its own: A4 with a running header (the TOC's top-level entry the page is in),
+    the title and page numbers. When it has no `target-counter()`: TOC page numbers.
+    Always (`!important`): the PDF outline is the table of contents — its entries, levels and words."""
+    family = _css_string(font.family)
+    mono = ", ".join(_css_string(f) for f in (font.mono, font.family) if f)
+    rules = [
+        f"html, body {{ font-family: {family}, sans-serif; }}",
+        f"code, kbd, samp, pre, tt {{ font-family: {mono}, monospace; }}",
+        # WeasyPrint applies overflow-wrap: break-word to a word that would fit on the next line, cutting
+        # it at the end of a full line ("맞대응에" / "도"); with every Korean word one run of word joiners,
+        # normal wrapping is what keeps them whole (code keeps its word-break: break-all)
+        "* { overflow-wrap: normal !important; }",
+        "h1, h2, h3, h4, h5, h6 { break-after: avoid; }",
+        "p, li, dd { orphans: 2; widows: 2; }",
+        "figure, svg, tr, pre, blockquote { break-inside: avoid; }",
+    ]
+    entries = [t for t in facts.toc if t.target in facts.ids]
+    if not re.search(r"@page\b", facts.css):
+        box = f"font-family: {family}, sans-serif; font-size: 8.5pt; color: #555;"
+        rules += [
+            f"@page {{ size: A4; margin: 20mm 16mm 18mm;"
+            f" @top-left {{ content: string(section, first); {box} }}"
+            f" @top-right {{ content: {_css_string(facts.title)}; {box} }}"
+            f" @bottom-center {{ content: counter(page) \" / \" counter(pages); {box} }} }}",
+            "@page :first { @top-left { content: none; } @top-right { content: none; }"
+            " @bottom-center { content: none; } }",
+        ]
+        if facts.toc_heading:
+            rules.append(", ".join(_TOC) + f" {{ string-set: section {_css_string(facts.toc_heading)}; }}")
+        rules += [f"{_css_id(t.target)} {{ string-set: section {_css_string(t.label)}; }}"
+                  for t in entries if t.level == 1]
+    if "target-counter" not in facts.css:
+        toc_links = ", ".join(f'{t} a[href^="#"]::after' for t in _TOC)
+        rules.append(f"{toc_links} {{ content: leader('.') ' ' target-counter(attr(href url), page); }}")
+    if entries:
+        rules.append("h1, h2, h3, h4, h5, h6 { bookmark-level: none !important; }")
+        rules += [f"{_css_id(t.target)} {{ bookmark-level: {t.level} !important;"
+                  f" bookmark-label: {_css_string(t.label)} !important; }}" for t in entries]
+    return "\n".join(rules)
+
+
+_SVG_OPEN = re.compile(r"<svg\b(?:[^>\"']|\"[^\"]*\"|'[^']*')*>", re.I)
+
+
+def svg_fonts(html: str, font: KoreanFont) -> str:
+    """Inline SVG with the Korean font: WeasyPrint draws an inline <svg> as its own document, which the
+    page's CSS does not reach (its text would fall back to fontconfig's default, a Japanese face for
+    Hangul and DejaVu for the rest), so each <svg> gets a <style> of its own. PDF only."""
+    style = f"<style>svg, text, tspan, textPath {{ font-family: {_css_string(font.family)}, sans-serif; }}</style>"
+    return _SVG_OPEN.sub(lambda m: m.group(0) if m.group(0).endswith("/>") else m.group(0) + style, html)
+
+
+# ---------------------------------------------------------------- render ----
+def _load_weasyprint():
+    try:
+        import weasyprint
+    except ImportError as exc:
+        if getattr(exc, "name", None) == "weasyprint":
+            raise MissingPdfEngine("PDF를 만드는 WeasyPrint가 설치되어 있지 않습니다. "
+                                   "이 도구를 다시 설치하세요: pip install .") from None
+        raise MissingPdfEngine(f"WeasyPrint를 불러오지 못했습니다 ({exc}).") from None
+    except OSError as exc:  # cffi could not open libpango / libgobject
+        raise MissingPdfEngine(
+            f"PDF를 만드는 데 필요한 Pango 라이브러리를 불러오지 못했습니다 ({exc}).\n"
+            f"Debian/Ubuntu에서는 설치하세요: sudo apt-get install {PANGO_PACKAGES}") from None
+    return weasyprint
+
+
+def html_to_pdf(html: str, out_path, *, base_url=None) -> None:
+    """Write the PDF of `html` (a whole document) to out_path (a path, or a binary file object).
+
+    The document's CSS applies as in print, plus pdf_stylesheet() below it; its text gets
+    keep_words() and its inline SVG the Korean font (svg_fonts()). Only data: and file: URLs are
+    fetched (the book is self-contained; nothing goes to the network). Raises MissingKoreanFont,
+    MissingPdfEngine or PdfError (all FlamerError, in Korean, with the package to install)."""
+    font = korean_font()
+    weasyprint = _load_weasyprint()
+    tmp = None
+    if not hasattr(out_path, "write"):
+        out = Path(out_path)
+        # written next to the target, then renamed: a failed run leaves no half-written PDF behind,
+        # and a folder that cannot be written is said before the rendering, not after it
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".flamer-", suffix=".pdf", dir=str(out.parent.resolve()))
+            os.close(fd)
+        except OSError as exc:
+            raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({exc.strerror or exc}).") from None
+    facts = scan(html)
+    fetcher = weasyprint.URLFetcher(allowed_protocols={"data", "file"}, timeout=5)
+    loggers = [logging.getLogger(name) for name in ("weasyprint", "weasyprint.progress", "fontTools")]
+    saved = [(lg.level, lg.propagate) for lg in loggers]
+    quiet = logging.NullHandler()
+    if not os.environ.get("FLAMER_DEBUG"):  # English notes on CSS it skips and the like: not for the reader
+        for lg in loggers:
+            lg.addHandler(quiet)
+            lg.setLevel(logging.CRITICAL)
+            lg.propagate = False
+    try:
+        doc = weasyprint.HTML(string=svg_fonts(keep_words(html), font),
+                              base_url=str(base_url) if base_url else None, url_fetcher=fetcher)
+        css = weasyprint.CSS(string=pdf_stylesheet(facts, font), url_fetcher=fetcher)
+        document = doc.render(stylesheets=[css])
+        for page in document.pages:  # a label taken from the text (content()) has the word joiners
+            page.bookmarks = [(level, label.replace(WORD_JOINER, ""), *rest)
+                              for level, label, *rest in page.bookmarks]
+        if tmp is None:
+            document.write_pdf(out_path)
+        else:
+            document.write_pdf(tmp)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # mkstemp made it private; a PDF is for sharing
+            os.replace(tmp, out)
+            tmp = None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        for lg, (level, propagate) in zip(loggers, saved):
+            lg.removeHandler(quiet)
+            lg.setLevel(level)
+            lg.propagate = propagate

@@ -1,0 +1,398 @@
+"""`flamer site DIR`: the rules reference as a folder of static HTML pages.
+
+Any web server serves the folder, and it works opened from disk (file://): no
+page fetches anything; the search index is a script (search-index.js) that
+assigns a global, loaded with <script src>. Layout (every link relative):
+
+    index.html                 table of contents and the search box (index.html?q=… searches)
+    rules/<section>.html       one page per rules section, an anchor per clause
+                               (#combat.step7.sweep) and per interpretation (#interp.…)
+    rulings.html               the rulings timeline (#ruling.…)
+    faq.html                   FAQ entries (#faq.…) and the reasoned cases (#ex.…)
+    examples.html              the worked examples by page (#examples.<page>)
+    examples/<id>.html         one example: situation, diagrams, computed result
+    examples/<case>.full.html  the engine's step-by-step page of a computed case
+                               (ex.x, ex.x-2 for the second scenario, faq.x)
+    cards.html                 cards by faction (#cards.<faction>)
+    cards/<name>.html          one card (spaces in the name become '-')
+    glossary.html              terms (#term.…)
+    assets/, search-index.js   style, search code and the prebuilt index
+
+The content is the book's (flamer_ref.book.build_book) and its pieces are the
+book's templates (templates/book/_parts.html.j2, which link through HREF: the
+anchor → URL map of site_urls, seen from each page).
+
+These addresses are the stable part: a clause keeps its anchor as long as its
+id lives. The folder also holds .flamer-site.json, the list of files this
+command wrote: a rebuild writes only into an empty folder or one carrying that
+list, replaces the files it wrote before, removes the ones it no longer writes
+and leaves every other file alone.
+
+Every sentence a reader sees comes from templates/site/*.j2 and templates/book/
+(autoescaped).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+from urllib.parse import quote, unquote
+
+from .errors import BadInput, FlamerError
+
+MARKER = ".flamer-site.json"
+GENERATOR = "flamer site"
+INDEX_SNIPPET = 150
+
+
+# ------------------------------------------------------------------ links ----
+def card_slug(name: str) -> str:
+    """A card's file name: its name with spaces as '-' ('해상 기지' → 해상-기지); characters a
+    file name cannot hold (/ \\ : * ? " < > | and control characters) become '_', and a name
+    starting with '.' gets a '_' in front."""
+    import re
+
+    slug = re.sub(r'[/\\:*?"<>|\x00-\x1f\x7f#%]', "_", "-".join(str(name).split())) or "_"
+    return "_" + slug if slug.startswith(".") else slug
+
+
+def card_file(name: str, taken: set[str]) -> str:
+    """The card's slug, made unique among `taken` (compared case-insensitively) with -2, -3 …"""
+    slug, n = card_slug(name), 1
+    while (slug if n == 1 else f"{slug}-{n}").lower() in taken:
+        n += 1
+    slug = slug if n == 1 else f"{slug}-{n}"
+    taken.add(slug.lower())
+    return slug
+
+
+def site_urls(book: dict) -> dict[str, str]:
+    """Every anchor of the book (flamer_ref.book: clauses, interpretations, rulings, FAQ entries,
+    examples, cards, terms, groups, parts) → its address in the site, relative to the site root."""
+    urls: dict[str, str] = {"cover": "index.html", "part.toc": "index.html#toc", "part.rules": "index.html#toc",
+                            "part.rulings": "rulings.html", "part.faq": "faq.html", "part.examples": "examples.html",
+                            "part.cards": "cards.html", "part.glossary": "glossary.html"}
+    for sec in book["sections"]:
+        page = f"rules/{sec['id']}.html"
+        urls[sec["anchor"]] = page
+        for c in sec["clauses"]:
+            urls[c["anchor"]] = f"{page}#{c['anchor']}"
+            for i in c["interpretations"]:
+                urls[i["anchor"]] = f"{page}#{i['anchor']}"
+    for r in book["rulings"]:
+        urls[r["anchor"]] = f"rulings.html#{r['anchor']}"
+    for g in book["faq"]:
+        urls[g["anchor"]] = f"faq.html#{g['anchor']}"
+        for item in g["items"]:
+            urls[item["anchor"]] = f"faq.html#{item['anchor']}"
+    for g in book["examples"]:
+        urls[g["anchor"]] = f"examples.html#{g['anchor']}"
+        for item in g["items"]:
+            urls[item["anchor"]] = f"examples/{item['id']}.html"
+    taken: set[str] = set()
+    for g in book["cards"]:
+        urls[g["anchor"]] = f"cards.html#{g['anchor']}"
+        for c in g["cards"]:
+            urls[c["anchor"]] = "cards/" + quote(card_file(c["name"], taken)) + ".html"
+    for t in book["glossary"]:
+        urls[t["anchor"]] = f"glossary.html#{t['anchor']}"
+    return urls
+
+
+class Hrefs(Mapping):
+    """The site's addresses as seen from one page: anchor → URL relative to that page.
+    What the templates get as HREF (book/_parts.html.j2 links through it) and L."""
+
+    def __init__(self, urls: dict[str, str], root: str = ""):
+        self._urls = urls
+        self.root = root
+
+    def __getitem__(self, anchor: str) -> str:
+        return self.root + self._urls[anchor]
+
+    def __contains__(self, anchor) -> bool:
+        return anchor in self._urls
+
+    def __iter__(self):
+        return iter(self._urls)
+
+    def __len__(self) -> int:
+        return len(self._urls)
+
+    def page(self, rel: str) -> str:
+        return self.root + rel
+
+    def card(self, name: str) -> str:
+        from .book import card_anchor
+
+        return self[card_anchor(name)]
+
+
+# ------------------------------------------------------------------- data ----
+def _runs_of(book: dict) -> list[dict]:
+    """Every computed case of the FAQ and the examples (each carries its result)."""
+    return [c for part in ("faq", "examples") for g in book[part] for item in g["items"] for c in item["cases"]]
+
+
+def card_pages(corpus, book: dict, urls: dict[str, str]) -> list[dict]:
+    """The book's cards, each with what a card page adds: when it can be used (flamer timing)
+    and the page each stat comes from."""
+    from .lookup import timing
+
+    out = []
+    for g in book["cards"]:
+        for c in g["cards"]:
+            view = dict(c)
+            try:
+                view["usage"] = timing(corpus, c["name"])["entries"]
+            except FlamerError:
+                view["usage"] = []
+            view["stat_sources"] = {k: {**v, "title": corpus.sources[v["source"]]["title"]}
+                                    for k, v in c["stat_sources"].items()}
+            view["path"] = unquote(urls[c["anchor"]])
+            out.append(view)
+    return out
+
+
+def glossary_groups(book: dict) -> list[dict]:
+    """The glossary in 가나다 order under each first consonant (ㄱ, ㄴ, … ; ㄲ under ㄱ; a leading
+    bracket does not count: (대응) is under ㄷ), then the terms in Latin letters under A–Z."""
+    import re
+
+    from .korean import choseong
+
+    def key(t):
+        word = re.sub(r"^[^0-9A-Za-z\uac00-\ud7a3]+", "", t["term"]) or t["term"]
+        head = choseong(word[:1])
+        head = {"ㄲ": "ㄱ", "ㄸ": "ㄷ", "ㅃ": "ㅂ", "ㅆ": "ㅅ", "ㅉ": "ㅈ"}.get(head, head)
+        return (0, head, word) if head else (1, "A–Z", word.lower())
+
+    out: list[dict] = []
+    for t in sorted(book["glossary"], key=key):
+        head = key(t)[1]
+        if not out or out[-1]["head"] != head:
+            out.append({"head": head, "anchor": f"head-{len(out) + 1}", "terms": []})
+        out[-1]["terms"].append(t)
+    return out
+
+
+# ----------------------------------------------------------------- search ----
+def search_index(corpus, urls: dict[str, str], as_of: str) -> dict:
+    """The prebuilt index the page's search reads (see templates/site/assets/search.js): the
+    entries of `flamer search` (flamer_ref.search.entries_of), their words and pairs of adjacent
+    words with postings (entry * 4 + field), names, and the particle and question-word lists."""
+    from .korean import _AFTER_FINAL, _AFTER_VOWEL, ENDINGS, STOPWORDS
+    from .search import _words, entries_of
+
+    docs, singles, pairs, names = [], {}, {}, []
+
+    def add(table: dict, word: str, posting: int) -> None:
+        lst = table.setdefault(word, [])
+        if posting not in lst:
+            lst.append(posting)
+
+    from .book import card_anchor
+
+    for eid, kind, title, text, head, body, *other in entries_of(corpus):
+        url = urls.get(card_anchor(eid) if kind == "card" else eid)
+        if url is None:  # a ruling after as_of: not on the site
+            continue
+        n = len(docs)
+        snippet = " ".join(str(text).split())
+        if len(snippet) > INDEX_SNIPPET:
+            snippet = snippet[:INDEX_SNIPPET - 1].rstrip() + "…"
+        docs.append([kind, eid, title, url, snippet])
+        for field, value in ((0, title), (1, head), (2, body)):
+            ws = _words(value)
+            for w in ws:
+                add(singles, w, n * 4 + field)
+            if field < 2:  # words typed together (대응스택, 해상기지) and words side by side in a title or keyword
+                for a, b in zip(ws, ws[1:]):
+                    add(pairs, a + b, n * 4 + field)
+        for name in (title, *(other[0] if other else ()), *([title.split(" — ")[0]] if " — " in title else [])):
+            names.append([n, name])
+    words = sorted(singles)
+    pair_words = sorted(p for p in pairs if p not in singles)
+    for p in pairs:
+        if p in singles:
+            for posting in pairs[p]:
+                add(singles, p, posting)
+    return {"version": 1, "as_of": as_of, "docs": docs, "words": words + pair_words, "singles": len(words),
+            "post": [singles[w] for w in words] + [pairs[w] for w in pair_words], "names": names,
+            "endings": {"all": sorted(ENDINGS), "after_vowel": list(_AFTER_VOWEL), "after_final": list(_AFTER_FINAL)},
+            "stop": sorted(STOPWORDS)}
+
+
+# ------------------------------------------------------------------ build ----
+def _asset(name: str) -> str:
+    from .paths import templates_dir
+
+    return (templates_dir() / "site" / "assets" / name).read_text(encoding="utf-8")
+
+
+def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
+    """Every file of the site: relative path → text. The content is the book's
+    (flamer_ref.book.build_book): the same clauses, rulings, computed cases and cards."""
+    from . import __version__
+    from .book import build_book
+    from .engine import runner
+    from .render import render, render_result
+
+    book = build_book(corpus, as_of)
+    date = book["as_of"]
+    urls = site_urls(book)
+    cases = _runs_of(book)
+    checks = book["cover"]["checks"]
+    base = {"as_of": date, "latest": corpus.latest_date(), "version": __version__, "book": book,
+            "ver": book["cover"]["version"], "counts": book["cover"]["counts"], "checks": checks,
+            "total_cases": sum(checks.values()), "refs": book["refs"], "A": book["anchors"],
+            "sections": [{"id": s["id"], "title": s["title"]} for s in book["sections"]]}
+
+    files: dict[str, str] = {}
+
+    def page(path: str, template: str, **ctx) -> None:
+        root = "../" * path.count("/")
+        hrefs = Hrefs(urls, root)
+        files[path] = render(f"site/{template}", **base, root=root, HREF=hrefs, L=hrefs, path=path, **ctx)
+
+    # the engine's own step-by-step page of every computed case (as `flamer simulate --format html`)
+    full = {}
+    for c in cases:
+        if c["result"] is not None:
+            rel = f"examples/{c['case'].replace('#', '-')}.full.html"
+            files[rel] = render_result(c["result"], "html", refs=runner.refs(corpus, c["result"]))
+            full[c["case"]] = rel
+
+    sections = book["sections"]
+    page("index.html", "index.html.j2")
+    for i, sec in enumerate(sections):
+        page(f"rules/{sec['id']}.html", "section.html.j2", section=sec,
+             prev=sections[i - 1] if i else None, next=sections[i + 1] if i + 1 < len(sections) else None)
+    page("rulings.html", "rulings.html.j2")
+    page("faq.html", "faq.html.j2", full=full)
+    page("examples.html", "examples.html.j2")
+    examples = [e for g in book["examples"] for e in g["items"]]
+    group_of = {e["id"]: g for g in book["examples"] for e in g["items"]}
+    for i, ex in enumerate(examples):
+        page(f"examples/{ex['id']}.html", "example.html.j2", ex=ex, full=full, group=group_of[ex["id"]],
+             prev=examples[i - 1] if i else None, next=examples[i + 1] if i + 1 < len(examples) else None)
+    cards = card_pages(corpus, book, urls)
+    page("cards.html", "cards.html.j2", cards=cards)
+    clause_titles = {cid: c["title"] for cid, c in corpus.clauses.items()}
+    for card in cards:
+        page(card["path"], "card.html.j2", card=card, clause_titles=clause_titles)
+    page("glossary.html", "glossary.html.j2", groups=glossary_groups(book))
+
+    files["assets/site.css"] = render("site/site.css.j2")
+    files["assets/search.js"] = _asset("search.js")
+    files["assets/app.js"] = _asset("app.js")
+    index = search_index(corpus, urls, date)
+    files["search-index.js"] = ("/* flamer site: the search index (generated; see assets/search.js) */\n"
+                                "var FLAMER_INDEX = " + json.dumps(index, ensure_ascii=False, separators=(",", ":"))
+                                + ";\n")
+    return files
+
+
+def summary(files: dict[str, str], corpus, as_of: str, out_dir: str, removed: list[str]) -> dict:
+    pages = sorted(p for p in files if p.endswith(".html"))
+    return {
+        "dir": out_dir, "as_of": as_of, "pages": len(pages), "files": len(files),
+        "bytes": sum(len(t.encode("utf-8")) for t in files.values()),
+        "counts": {"rules_pages": sum(1 for p in pages if p.startswith("rules/")),
+                   "card_pages": sum(1 for p in pages if p.startswith("cards/")),
+                   "example_pages": sum(1 for p in pages if p.startswith("examples/") and not p.endswith(".full.html")),
+                   "engine_pages": sum(1 for p in pages if p.endswith(".full.html")),
+                   "clauses": len(corpus.clauses), "interpretations": len(corpus.interpretations),
+                   "rulings": sum(1 for r in corpus.rulings.values() if r["date"] <= as_of),
+                   "rulings_later": sum(1 for r in corpus.rulings.values() if r["date"] > as_of),
+                   "faq": len(corpus.faq), "examples": len(corpus.examples), "cards": len(corpus.cards),
+                   "terms": len(corpus.terms)},
+        "index": "index.html", "removed": removed,
+    }
+
+
+# ------------------------------------------------------------------ write ----
+def _owned(out: Path) -> set[str] | None:
+    """The files a previous `flamer site` wrote into out (None: not a flamer site folder)."""
+    marker = out / MARKER
+    if not marker.is_file():
+        return None
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("generator") != GENERATOR or not isinstance(data.get("files"), list):
+        return None
+    return {f for f in data["files"] if isinstance(f, str) and _safe_rel(f)}
+
+
+def _safe_rel(rel: str) -> bool:
+    p = PurePosixPath(rel)
+    return bool(rel) and not p.is_absolute() and ".." not in p.parts and "\\" not in rel and p.name != MARKER
+
+
+def check_target(out_dir: str, files=None) -> set[str]:
+    """May a site be written into out_dir? Returns the files a previous build wrote there (empty
+    for a new or empty folder); raises BadInput for a file, for a folder with files and no list
+    of ours, and (given the files about to be written) for a file of someone else's in the way."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise BadInput(f"{out_dir}: 폴더가 아니라 파일입니다. 사이트를 쓸 빈 폴더(또는 없는 폴더) 이름을 주세요.")
+    if not out.is_dir():
+        return set()
+    owned = _owned(out)
+    if owned is None:
+        if any(out.iterdir()):
+            raise BadInput(f"{out_dir}: 비어 있지 않은 폴더이고 flamer site가 만든 폴더도 아닙니다({MARKER} 없음). "
+                           "다른 파일을 덮어쓰지 않도록 멈춥니다. 빈 폴더나 새 폴더 이름을 주세요.")
+        return set()
+    clash = sorted(p for p in (files or ()) if p not in owned and (out / p).exists())
+    if clash:
+        shown = ", ".join(clash[:5]) + (f" 외 {len(clash) - 5}개" if len(clash) > 5 else "")
+        raise BadInput(f"{out_dir}: flamer site가 쓰지 않은 파일이 이번에 쓸 자리에 있습니다: {shown}. "
+                       "옮기거나 지운 뒤 다시 실행하세요.")
+    return owned
+
+
+def write_site(files: dict[str, str], out_dir: str, as_of: str) -> list[str]:
+    """Write the files into out_dir (see the module docstring for what it refuses).
+    Returns the files of the previous build that this one no longer writes, now removed."""
+    from . import __version__
+
+    out = Path(out_dir)
+    owned = check_target(out_dir, files)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for rel, text in files.items():
+            path = out / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+        removed = []
+        for rel in sorted(owned - set(files)):
+            path = out / rel
+            if path.is_file():
+                path.unlink()
+                removed.append(rel)
+                parent = path.parent
+                while parent != out and parent.is_dir() and not any(parent.iterdir()):
+                    parent.rmdir()
+                    parent = parent.parent
+        (out / MARKER).write_text(json.dumps({"generator": GENERATOR, "version": __version__, "as_of": as_of,
+                                              "files": sorted(files)}, ensure_ascii=False, indent=1) + "\n",
+                                  encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"{out_dir}: 사이트를 쓸 수 없습니다 ({exc.strerror or exc}).") from None
+    return removed
+
+
+def make_site(corpus, out_dir: str, as_of: str | None = None) -> dict:
+    """Build and write the site; the summary `flamer site --json` prints."""
+    check_target(out_dir)  # before the work: a folder it may not write into is refused at once
+    files = build_site(corpus, as_of)  # without as_of, each example at its scenario's own date, as the book
+    date = as_of or corpus.latest_date()
+    removed = write_site(files, out_dir, date)
+    return summary(files, corpus, date, out_dir, removed)

@@ -1,0 +1,416 @@
+"""`flamer book` and the FAQ pages (flamer_ref/book.py, templates/book/): everything of the data is in the
+book, every internal link resolves, the HTML is well formed and self-contained, the computed results
+are those of `flamer examples`, the rulings timeline names exactly the scenarios a ruling changes
+(checked by resolving them here), --as-of shows the rules as they stood, and data text is escaped."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from flamer_ref.book import build_book, build_faq, card_anchor, render_html, render_md
+from flamer_ref.corpus import load
+from flamer_ref.engine import runner
+from flamer_ref.engine.combat import simulate
+from flamer_ref.engine.turns import parse_any
+
+ROOT = Path(__file__).resolve().parent.parent
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+def run(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, **(env or {})})
+
+
+class Page(HTMLParser):
+    """Ids, internal links, tag balance, and what would reach the network."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: list[str] = []
+        self.links: list[str] = []
+        self.stack: list[tuple[str, int]] = []
+        self.problems: list[str] = []
+        self.tags: dict[str, int] = {}
+        self.external: list[str] = []
+        self.classes: list[tuple[str, str | None]] = []  # (class, id)
+
+    def handle_starttag(self, tag, attrs):
+        self._attrs(tag, attrs)
+        if tag not in VOID:
+            self.stack.append((tag, self.getpos()[0]))
+
+    def handle_startendtag(self, tag, attrs):  # <line .../> in SVG
+        self._attrs(tag, attrs)
+
+    def _attrs(self, tag, attrs):
+        self.tags[tag] = self.tags.get(tag, 0) + 1
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.append(a["id"])
+        if "class" in a:
+            self.classes.append((a["class"], a.get("id")))
+        href = a.get("href")
+        if href is not None:
+            if href.startswith("#"):
+                self.links.append(href[1:])
+            else:
+                self.external.append(href)
+        if a.get("src") is not None or tag in ("script", "link", "iframe"):
+            self.external.append(f"<{tag}>")
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1][0] != tag:
+            self.problems.append(f"</{tag}> at line {self.getpos()[0]}, open: {self.stack[-3:]}")
+            return
+        self.stack.pop()
+
+
+def parse(html: str) -> Page:
+    p = Page()
+    p.feed(html)
+    p.close()
+    return p
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load()
+
+
+@pytest.fixture(scope="module")
+def book(corpus):
+    return build_book(corpus)
+
+
+@pytest.fixture(scope="module")
+def html(book):
+    return render_html(book)
+
+
+@pytest.fixture(scope="module")
+def page(html):
+    return parse(html)
+
+
+def _prev(date: str) -> str:
+    return (datetime.date.fromisoformat(date) - datetime.timedelta(days=1)).isoformat()
+
+
+def _cases(corpus):
+    """(case id, owner id, scenario object, expected), named as `flamer examples` names them."""
+    out = []
+    items = list(corpus.examples.items()) + list(corpus.faq.items())
+    for oid, item in items:
+        s = item.get("scenario")
+        if not s:
+            continue
+        if isinstance(s, list):
+            exps = item.get("expected") or [None] * len(s)
+            out += [(f"{oid}#{i + 1}", oid, x, exps[i]) for i, x in enumerate(s)]
+        else:
+            out.append((oid, oid, s, item.get("expected")))
+    return out
+
+
+# ---------------------------------------------------------------- coverage ----
+def test_every_item_of_the_data_is_in_the_book(corpus, book, page):
+    ids = set(page.ids)
+    assert len(page.ids) == len(ids), "duplicate ids"
+    expected = {
+        "clause": set(corpus.clauses), "interpretation": set(corpus.interpretations), "ruling": set(corpus.rulings),
+        "faq": set(corpus.faq), "term": set(corpus.terms),
+        "example": {e for e in corpus.examples}, "card": {card_anchor(n) for n in corpus.cards},
+    }
+    for kind, want in expected.items():
+        missing = want - ids
+        assert not missing, f"{kind} missing from the book: {sorted(missing)}"
+    # counted by their boxes, too: one article per clause, FAQ entry, example, card; one entry per term and ruling
+    by_class: dict[str, set] = {}
+    for cls, i in page.classes:
+        for c in cls.split():
+            if i is not None:  # the boxes have ids; badges and labels of the same class do not
+                by_class.setdefault(c, set()).add(i)
+    assert by_class["clause"] == set(corpus.clauses)
+    assert by_class["interp"] == set(corpus.interpretations)
+    assert by_class["qa"] == set(corpus.faq) | {e for e, x in corpus.examples.items() if x["type"] == "reasoned"}
+    assert by_class["example"] == {e for e, x in corpus.examples.items() if x["type"] != "reasoned"}
+    assert by_class["card"] == {card_anchor(n) for n in corpus.cards}
+    assert by_class["glossary-item"] == set(corpus.terms)
+    assert {r["id"] for r in book["rulings"]} == set(corpus.rulings)
+    # the model's anchor list is exactly what the page has (so a template links only to what is there)
+    assert set(book["anchors"]) <= ids
+    assert book["cover"]["counts"]["clauses"] == len(corpus.clauses)
+
+
+def test_parts_in_order_with_cover_and_toc(html, book):
+    marks = ['class="cover"', 'id="part.toc"', 'id="part.rules"', 'id="part.rulings"', 'id="part.faq"',
+             'id="part.examples"', 'id="part.cards"', 'id="part.glossary"']
+    pos = [html.index(m) for m in marks]
+    assert pos == sorted(pos)
+    assert f"{book['as_of']} 판정까지 반영" in html
+    v = book["cover"]["version"]
+    assert v["hash"] in html and v["latest_ruling"] == load().latest_date()
+    assert "flamer rule" in html  # how to look a rule up
+    # rules sections in the data's order, each once
+    secs = [m.group(1) for m in re.finditer(r'<section id="sec\.([\w-]+)"', html)]
+    assert secs == list(load().sections)
+
+
+def test_internal_links_resolve_and_nothing_is_fetched(page):
+    ids = set(page.ids)
+    dangling = sorted(set(page.links) - ids)
+    assert not dangling, f"links to missing anchors: {dangling[:10]}"
+    assert len(page.links) > 300
+    assert page.external == [], page.external  # no network: no src, no external href, no script or link
+
+
+def test_html_is_well_formed_self_contained_and_printable(html, page):
+    assert html.startswith("<!doctype html>") and '<html lang="ko">' in html
+    assert not page.problems, page.problems[:5]
+    assert [t for t, _ in page.stack] == [], page.stack
+    assert page.tags.get("svg", 0) >= 20 and page.tags.get("style") == 1
+    assert ":lang(ko) { word-break: keep-all" in html
+    for needle in ("@page", "size: A4", "string(section", "counter(page)", "string-set", "target-counter(attr(href), page)",
+                   "bookmark-level", "break-after: avoid", "break-inside: avoid", '<meta name="viewport"',
+                   "@media (max-width"):
+        assert needle in html, needle
+    # every picture keeps its own SVG ids (patterns and markers of one picture do not shadow another's)
+    svg_ids = [i for i in page.ids if "-hatch-" in i or "-arrow-" in i]
+    assert len(svg_ids) == len(set(svg_ids)) > 0
+
+
+# ------------------------------------------------------- computed results ----
+def test_computed_results_are_those_of_flamer_examples(corpus, book, html):
+    rows = {r["id"]: r for r in runner.check_examples(corpus)["examples"]}
+    cases = {}
+    for part in ("faq", "examples"):
+        for g in book[part]:
+            for item in g["items"]:
+                for c in item["cases"]:
+                    cases[c["case"]] = c
+    assert set(cases) == set(rows)
+    for cid, row in rows.items():
+        assert cases[cid]["status"] == row["status"], cid
+        assert [d["path"] for d in cases[cid]["differences"]] == [d["path"] for d in row["differences"]], cid
+    # and what the page says: one mark per case, each the check's
+    marks = re.findall(r'class="badge (ok|bad)">([✓✗][^<]*)</span>', html)
+    assert len(marks) == len(rows)
+    assert all(m[0] == "ok" and "일치" in m[1] for m in marks) == all(r["status"] == "pass" for r in rows.values())
+    # the CLI's summary agrees with `flamer examples --json`
+    p = run("book", "--json")
+    assert p.returncode == 0, p.stderr
+    summary = json.loads(p.stdout)
+    ex = json.loads(run("examples", "--json").stdout)
+    assert {c["id"]: c["status"] for c in summary["cases"]} == {r["id"]: r["status"] for r in ex["examples"]}
+    assert summary["checks"] == ex["counts"]
+
+
+def test_combat_examples_have_a_round_table_and_cell_picture(book, html):
+    scene5 = html[html.index('id="ex.combat.scene5"'):]
+    scene5 = scene5[:scene5.index("</article>")]
+    assert "<svg" in scene5 and "계산표" in scene5
+    assert scene5.count("회차</th>") == 4  # four rounds, as the page says
+    assert "✓ 페이지의 결과와 일치" in scene5
+
+
+# ---------------------------------------------------------------- timeline ----
+def _outcome(corpus, scn_obj, cid, date):
+    """What a scenario comes to at a date, resolved here without the book's code."""
+    kind = scn_obj.get("kind")
+    try:
+        res = runner.RUNNERS[kind](scn_obj, cid, corpus, date)
+    except Exception as exc:  # noqa: BLE001 - invalid at that date
+        return ("error", str(type(exc)))
+    if kind == "combat":
+        return runner.outcome(res)
+    keep = {"move": ("valid", "positions", "encounters", "errors"), "victory": ("secured", "vp_gain", "vp", "winner"),
+            "field": ("slots", "active", "retired", "levels", "bonds", "errors")}[kind]
+    out = {k: res[k] for k in keep}
+    if "errors" in out:
+        out["errors"] = [e["reason"] for e in out["errors"]]
+    out["unresolved"] = sorted(u["reason"] for u in res["unresolved"])
+    return out
+
+
+def test_timeline_names_exactly_the_changed_scenarios(corpus, book):
+    by_date: dict[str, set] = {}
+    for r in book["rulings"]:
+        by_date.setdefault(r["date"], set()).update(c["case"] for c in r["changed"])
+    for date, named in by_date.items():
+        changed = {cid for cid, _, s, _ in _cases(corpus)
+                   if _outcome(corpus, s, cid, _prev(date)) != _outcome(corpus, s, cid, date)}
+        assert named == changed, (date, named, changed)
+    # the known ones, each attributed to its own ruling of the day (the other ruling of the day alone changes nothing)
+    changed = {r["id"]: {c["owner"] for c in r["changed"]} for r in book["rulings"]}
+    assert "ex.response.emptied-by-cost" in changed["ruling.2026-09-24.vacated-combat"]
+    assert "ex.response.emptied-by-cost" not in changed["ruling.2026-09-24.structures-immovable"]
+    assert "ex.combat.unguarded-cell" in changed["ruling.2026-09-25.settled-sweep"]
+    assert "ex.combat.unguarded-cell" not in changed["ruling.2026-09-25.explosive-cost"]
+    for rid, cid in (("ruling.2026-09-24.vacated-combat", "ex.response.emptied-by-cost"),
+                     ("ruling.2026-09-25.settled-sweep", "ex.combat.unguarded-cell")):
+        date = corpus.rulings[rid]["date"]
+        scn = parse_any(next(s for c, _, s, _ in _cases(corpus) if c == cid), cid, corpus)
+        base = runner.outcome(simulate(scn, corpus, as_of=_prev(date)).to_json())
+        forced = runner.outcome(simulate(scn, corpus, as_of=_prev(date), overrides={rid: True}).to_json())
+        assert base != forced, rid
+        # before the ruling the page's result does not hold; from that day it does
+        entry = next(c for r in book["rulings"] if r["id"] == rid for c in r["changed"] if c["case"] == cid)
+        assert (entry["before"]["status"], entry["after"]["status"]) == ("fail", "pass")
+
+
+def test_timeline_in_the_html(book, html, corpus):
+    rid = "ruling.2026-09-24.vacated-combat"
+    part = html[html.index(f'id="{rid}"'):]
+    part = part[:part.index("</li>\n\n<li") if "</li>\n\n<li" in part else part.index("</ol>")]
+    assert "이 판정으로 결과가 바뀌는 예시: 1건" in part
+    assert 'href="#ex.response.emptied-by-cost"' in part
+    assert "<del>그 자리에서 종료</del>" in part
+    dates = [r["date"] for r in book["rulings"]]
+    assert dates == sorted(dates)
+    quiet = html[html.index('id="ruling.2026-09-16.path-rule"'):]
+    assert "이 판정으로 결과가 바뀌는 예시: 없음" in quiet[:quiet.index("</li>")]
+
+
+# ------------------------------------------------------------------- as-of ----
+def test_as_of_shows_the_rules_as_they_stood(corpus):
+    day = "2026-09-23"
+    b = build_book(corpus, day)
+    h = render_html(b)
+    p = parse(h)
+    assert not p.problems and not sorted(set(p.links) - set(p.ids))
+    assert f"{day} 판정까지 반영" in h
+    earlier = next(e["text"] for e in corpus.clauses["response.resolve.depart"]["earlier"]
+                   if e["ruling"] == "ruling.2026-09-24.vacated-combat")
+    depart = next(c for s in b["sections"] for c in s["clauses"] if c["id"] == "response.resolve.depart")
+    assert depart["text"] == earlier and depart["text"] != corpus.clauses["response.resolve.depart"]["text"]
+    art = h[h.index('id="response.resolve.depart"'):]
+    art = art[:art.index("</article>")]
+    assert earlier in art and corpus.clauses["response.resolve.depart"]["text"] not in art
+    later = {r for r, x in corpus.rulings.items() if x["date"] > day}
+    assert later and not later & set(p.ids)
+    assert {r["id"] for r in b["rulings"]} == set(corpus.rulings) - later
+    assert all(r["date"] <= day for c in b["cards"] for card in c["cards"] for r in card["rulings"])
+    # examples resolved at that date, honestly: the ones the later rulings decide do not match the page then
+    rows = {r["id"]: r["status"] for r in runner.check_examples(corpus, day)["examples"]}
+    got = {c["case"]: c for part in ("faq", "examples") for g in b[part] for i in g["items"] for c in i["cases"]}
+    assert {k: v["status"] for k, v in got.items()} == rows
+    assert rows["ex.response.emptied-by-cost"] == "fail" and got["ex.response.emptied-by-cost"]["as_of"] == day
+    art = h[h.index('id="ex.response.emptied-by-cost"'):]
+    art = art[:art.index("</article>")]
+    assert "페이지의 결과와 다름" in art and "페이지의 결과와 일치" not in art
+    assert b["cover"]["counts"]["rulings_later"] == len(later)
+
+
+def test_cli_book_output_and_usage(tmp_path):
+    out = tmp_path / "b.html"
+    p = run("book", "--as-of", "9/23", "-o", str(out))
+    assert p.returncode == 0 and p.stdout == "", p.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "2026-09-23 판정까지 반영" in text
+    p = run("book", "--format", "docx")
+    assert p.returncode == 2 and "docx" in p.stderr and "Traceback" not in p.stderr
+    p = run("book", "--as-of", "어제")
+    assert p.returncode == 2 and "9월 24일" in p.stderr
+    p = run("book", "-o", str(tmp_path / "no" / "such" / "dir.html"))
+    assert p.returncode == 1 and "파일을 쓸 수 없습니다" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_cold_path_does_not_import_the_book():
+    code = "import sys, flamer_ref.cli; print(any(m.startswith(('flamer_ref.book', 'jinja2')) for m in sys.modules))"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert p.stdout.strip() == "False", p.stderr
+
+
+# -------------------------------------------------------------------- FAQ ----
+def test_faq_page_is_the_books_faq_part(corpus, book):
+    page = build_faq(corpus)
+    h = render_html(page)
+    p = parse(h)
+    assert not p.problems and not sorted(set(p.links) - set(p.ids)) and p.external == []
+    reasoned = {e for e, x in corpus.examples.items() if x["type"] == "reasoned"}
+    assert reasoned and set(corpus.faq) | reasoned <= set(p.ids)
+    assert "@page" in h and ":lang(ko) { word-break: keep-all" in h
+    # every clause an answer cites is on the page, as in force
+    cited = {c["id"] for g in page["faq"] for i in g["items"] for c in i["clauses"]}
+    assert cited <= set(p.ids)
+    # the same FAQ groups as the book's
+    assert [[i["anchor"] for i in g["items"]] for g in page["faq"]] == \
+           [[i["anchor"] for i in g["items"]] for g in book["faq"]]
+    md = render_md(page)
+    assert md.count("**Q. ") == len(corpus.faq) and md.count("**사례. ") == len(reasoned)
+    assert md.count("페이지의 결과와 일치") == sum(len(i["cases"]) for g in page["faq"] for i in g["items"])
+    # the 대응턴 page has its reasoned case now
+    assert any(g["source"]["id"] == "page.response" for g in page["faq"])
+
+
+def test_faq_cli_formats(tmp_path):
+    p = run("faq", "--format", "html")
+    assert p.returncode == 0 and p.stdout.startswith("<!doctype html>")
+    p = run("faq", "faq.combat.dice", "--format", "md")
+    assert p.returncode == 0 and p.stdout.count("**Q. ") == 1
+    p = run("faq", "--format", "md", "--as-of", "2026-09-23", "-o", str(tmp_path / "f.md"))
+    assert p.returncode == 0 and "2026-09-23 판정까지 반영" in (tmp_path / "f.md").read_text(encoding="utf-8")
+    p = run("faq", "-o", str(tmp_path / "x.txt"))
+    assert p.returncode == 1 and "-o" in p.stderr
+
+
+def test_pdf_without_the_pdf_module_is_a_clear_korean_error(monkeypatch, capsys):
+    """Until flamer_ref.pdf exists (or where it cannot be imported) the pdf path says so in Korean."""
+    import builtins
+
+    from flamer_ref import cli
+    from flamer_ref.errors import FlamerError
+
+    real = builtins.__import__
+
+    def no_pdf(name, globals=None, locals=None, fromlist=(), level=0):
+        if (level == 1 and name == "pdf") or name == "flamer_ref.pdf":
+            raise ModuleNotFoundError("No module named 'flamer_ref.pdf'", name="flamer_ref.pdf")
+        return real(name, globals, locals, fromlist, level)
+
+    monkeypatch.setattr(builtins, "__import__", no_pdf)
+    with pytest.raises(FlamerError) as exc:
+        cli._write_page("<!doctype html><p>x</p>", "pdf", "out.pdf")
+    assert "PDF" in exc.value.message and "--format html" in exc.value.message
+
+
+# ------------------------------------------------------------------ escaping ----
+HOSTILE = "<script>alert(1)</script>"
+
+
+def test_hostile_data_text_is_escaped(tree):
+    tree.replace("rules/clauses/a.yaml", "title: 첫 조항", f"title: \"첫 조항 {HOSTILE}\"")
+    tree.replace("rules/clauses/a.yaml", "text: 둘째 조항의 본문.", "text: \"<img src=x onerror=alert(2)> 본문\"")
+    tree.replace("rules/faq.yaml", "answer: 네, 첫 질문입니다.", "answer: \"네 </p><b>굵게</b> [링크](http://x) *강조*\"")
+    tree.replace("rules/glossary.yaml", "definition: 맨 앞의 것.", "definition: \"<iframe src=//x></iframe>\"")
+    tree.replace("rules/rulings.yaml", "title: 첫 판정", "title: \"판정 <svg onload=alert(3)>\"")
+    tree.replace("cards/cards.yaml", "text: 수비자일 때만 발동한다.", "text: \"<a href='http://evil'>x</a>\"")
+    c = load(tree.root, use_cache=False)
+    b = build_book(c)
+    h = render_html(b)
+    p = parse(h)
+    for raw in (HOSTILE, "<img src=x", "<b>굵게</b>", "<iframe", "<svg onload", "<a href='http://evil'>"):
+        assert raw not in h, raw
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in h
+    assert p.external == [] and not p.problems
+    assert not sorted(set(p.links) - set(p.ids))
+    # the anchors are still there; the broken scenario is reported, not a crash
+    assert {"a.first", "a.second", "ruling.2026-09-24.first", "faq.a.first", "term.first", "ex.a.first",
+            card_anchor("수문장")} <= set(p.ids)
+    f = build_faq(c)
+    fh = render_html(f)
+    assert "<b>굵게</b>" not in fh and HOSTILE not in fh
+    md = render_md(f)
+    assert "<b>" not in md and "[링크](http" not in md and "\\[링크\\]" in md and "\\*강조\\*" in md

@@ -229,17 +229,18 @@ def search(
     kind: Optional[str] = typer.Option(None, "--kind", "-k", autocompletion=complete.choices(complete.SEARCH_KINDS),
                                        help="종류만: clause(조항), ruling(판정), faq, example(예시), card(카드), term(용어)."),
     as_of: Optional[str] = ASOF_OPT,
+    explain: bool = typer.Option(False, "--explain", help="상위 결과마다 검색어의 각 말이 무엇과 어떻게(원형·유의어·오타·초성) 맞았는지와 가중치."),
     as_json: bool = JSON_OPT,
 ):
-    """규칙·판정·FAQ·예시·용어·카드를 한꺼번에 찾습니다.
+    """규칙·판정·FAQ·예시·용어·카드를 한꺼번에 찾습니다. 문장으로 물어도 됩니다.
 
-    예: flamer search 대응 스택 / flamer search ㄷㅇㅅㅌ / flamer search 졍착 기물이 공격
+    예: flamer search 대응 스택 / flamer search ㄷㅇㅅㅌ / flamer search 돈 얼마 들어와
     """
     as_of = _usage_date(as_of, "--as-of")
 
     def go():
         from .errors import BadInput
-        from .search import KINDS, search as do_search
+        from .search import KINDS, search_report
 
         k = kind
         if k is not None:
@@ -250,15 +251,16 @@ def search(
         q = " ".join(query)
         from .corpus import load_index
 
-        results = do_search(load_index(), q, kind=k, limit=limit, as_of=as_of)
-        obj = {"query": q, "results": results}
+        obj = search_report(load_index(), q, kind=k, limit=min(limit, 5) if explain else limit, as_of=as_of,
+                            explain=explain or not as_json)
         if as_json:
             _emit(obj, True)
+        elif explain:
+            _emit(obj, False, "cli/search_explain.txt.j2")
         else:
-            from .search import matched_words
-
-            for r in results:
-                r["matched"] = matched_words(q, r["title"] + " " + r["text"])
+            for r in obj["results"]:  # the words of the entry the query's words matched
+                r["matched"] = list(dict.fromkeys(x["matched"] for x in r.pop("explain")
+                                                  if x["matched"] and x["how"] not in ("kind", "question")))
             _emit(obj, False, "cli/search.txt.j2")
 
     _run(go, as_json=as_json)

@@ -38,7 +38,7 @@ EXAMPLE_TYPES = {"rulebook": "룰북 예시", "board": "보드 상황 상세 예
 
 # ---------------------------------------------------------------- schema ----
 # key -> (allowed types, required). "strs" = list of strings, "ids" = list of ids.
-_S, _I, _B, _L, _D, _N = str, int, bool, list, dict, type(None)
+_S, _I, _F, _B, _L, _D, _N = str, int, float, bool, list, dict, type(None)
 
 SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
     "source": {"id": ((_S,), True), "title": ((_S,), True), "header": ((_S, _N), False),
@@ -74,14 +74,18 @@ SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
                 "optional": ((_B, _N), False)},
     "stat_source": {"source": ((_S,), True), "quote": ((_S,), True)},
     "timing": {"id": ((_S,), True), "title": ((_S,), True), "match": ((_D,), True), "rows": ((_L,), True)},
-    "timing_match": {"type": ((_S,), False), "timing": ((_S,), False), "tag": ((_S,), False)},
+    "timing_match": {"type": ((_S,), False), "timing": ((_S,), False), "tag": ((_S,), False),
+                     "card": ((_S,), False), "ability": ((_S,), False)},
     "timing_row": {"key": ((_S,), True), "value": ((_S,), True), "clauses": ((_L,), True)},
+    "synonym": {"word": ((_S,), True), "terms": ((_L,), True), "pos": ((_S,), False),
+                "weight": ((_F, _I), False), "note": ((_S,), False)},
 }
+SYNONYM_POS = ("noun", "verb")
 
 TIMING_ROWS = {"round": "누구의 라운드", "when": "턴·단계", "from": "어디서", "state": "기물 상태",
                "counter": "맞대응", "encounter": "조우 필요", "after": "그 뒤", "duration": "효과 지속"}
 
-_TYPE_KO = {str: "문자열", int: "정수", bool: "참/거짓", list: "목록", dict: "매핑", type(None): "null"}
+_TYPE_KO = {str: "문자열", int: "정수", float: "실수", bool: "참/거짓", list: "목록", dict: "매핑", type(None): "null"}
 
 
 class _Checker:
@@ -162,12 +166,13 @@ class Corpus:
     examples: dict = field(default_factory=dict)
     cards: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
+    synonyms: dict = field(default_factory=dict)
     root: str = ""
 
     def to_plain(self) -> dict:
         return {k: getattr(self, k) for k in
                 ("sources", "sections", "clauses", "interpretations", "rulings", "faq", "terms",
-                 "examples", "cards", "timings", "root")}
+                 "examples", "cards", "timings", "synonyms", "root")}
 
     @classmethod
     def from_plain(cls, data: dict) -> "Corpus":
@@ -341,7 +346,7 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
             problems.extend(exc.problems)
 
     top_keys = {"sources": "source", "rulings": "ruling", "faq": "faq", "terms": "term",
-                "examples": "example", "cards": "card", "timings": "timing"}
+                "examples": "example", "cards": "card", "timings": "timing", "synonyms": "synonym"}
     for path, doc in parsed:
         chk = _Checker(rel(path))
         if doc is None:
@@ -411,6 +416,8 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
                 _load_item(corpus, chk, schema, item, where, claim_id, ref, is_date, plain)
         problems.extend(chk.problems)
 
+    if corpus.synonyms:
+        _check_synonym_terms(corpus, problems)
     # references, now that every id is known
     tables = {"clause": corpus.clauses, "ruling": corpus.rulings, "source": corpus.sources,
               "example": corpus.examples}
@@ -496,6 +503,8 @@ def _load_item(corpus: Corpus, chk: _Checker, schema: str, item, where, claim_id
             corpus.examples[item["id"]] = rec
     elif schema == "card":
         _load_card(corpus, chk, item, where, ref, plain)
+    elif schema == "synonym":
+        _load_synonym(corpus, chk, item, where, plain)
     elif schema == "timing":
         ok = chk.record(item["match"], "timing_match", f"{where}.match")
         m = item["match"]
@@ -585,3 +594,52 @@ def _load_card(corpus: Corpus, chk: _Checker, item, where, ref, plain):
             ab["source"] = ab["source"] if isinstance(ab["source"], list) else [ab["source"]]
             ab.setdefault("effect", None)
         corpus.cards[name] = rec
+
+
+def _load_synonym(corpus: Corpus, chk: _Checker, item, where, plain):
+    """One thesaurus entry: an everyday word (a verb as '~다') and the rulebook terms it stands for."""
+    word = item["word"].strip()
+    pos = item.get("pos", "noun")
+    ok = True
+    if pos not in SYNONYM_POS:
+        chk.add(item, "pos", f"{where}: 알 수 없는 품사 '{pos}'.", "noun(명사) 또는 verb(동사·형용사)")
+        ok = False
+    elif pos == "verb" and (not word.endswith("다") or len(word) < 2 or " " in word):
+        chk.add(item, "word", f"{where}: 동사 {josa(repr(word), '은/는')} 띄어쓰기 없이 '~다' 꼴로 적어야 합니다.", "예: 때리다, 들어오다")
+        ok = False
+    weight = item.get("weight", 1)
+    if not isinstance(weight, bool) and isinstance(weight, (int, float)) and not 0 < weight <= 1:
+        chk.add(item, "weight", f"{where}: weight 값 {weight}{josa(str(weight), '은/는')[len(str(weight)):]} 0보다 크고 1 이하여야 합니다.", "0.5, 0.8, 1 같은 값을 적으세요")
+        ok = False
+    terms = chk.str_list(item, "terms", where)
+    if not terms:
+        chk.add(item, "terms", f"{where}: '{word}'의 terms 목록이 비어 있습니다.", "룰북 용어를 하나 이상 적으세요")
+        ok = False
+    if word in corpus.synonyms:
+        chk.add(item, "word", f"{where}: 말 {josa(repr(word), '이/가')} 중복됩니다.", "한 항목으로 합치세요")
+        ok = False
+    if ok:
+        rec = plain(item)
+        rec.update(word=word, pos=pos, weight=float(weight), terms=terms, file=chk.file, line=item.line)
+        rec.setdefault("note", None)
+        corpus.synonyms[word] = rec
+
+
+def _check_synonym_terms(corpus: Corpus, problems: list) -> None:
+    """Every word of a synonym's terms must occur in the rules (a word, or the start of one)."""
+    from bisect import bisect_left
+
+    from .korean import words
+    from .search import entries_of
+
+    vocab = sorted({w.lower() for e in entries_of(corpus) for text in (e[2], e[4], e[5]) for w in words(text)})
+    for rec in corpus.synonyms.values():
+        for term in rec["terms"]:
+            for w in words(term):
+                w = w.lower()
+                i = bisect_left(vocab, w)
+                if i >= len(vocab) or not vocab[i].startswith(w):
+                    problems.append(Problem(rec["file"], rec["line"], "terms",
+                                            f"유의어 '{rec['word']}'의 용어 {josa(repr(term), '이/가')} 룰 데이터에 나오지 않습니다.",
+                                            "조항·용어집에 실제로 쓰인 말로 고치세요"))
+                    break

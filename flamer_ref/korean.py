@@ -70,7 +70,11 @@ STOPWORDS = frozenset((
     "해도", "하면", "되면", "돼도", "되도", "의미", "설명", "말", "말인가요", "이거", "이건", "그거",
     "그럼", "그러면", "근데", "혹시", "정확히", "맞나요", "맞아요", "맞죠", "되는", "하는", "할", "된", "될",
     "합니까", "해요", "하죠", "이다", "입니다", "인지", "는지", "는데", "중", "중에", "도중", "도중에", "동안", "나", "어디", "어디로", "어디에", "어디서", "어느", "가나요", "가요", "가는지",
+    "얼마", "얼마나", "어케", "어케됨", "누가", "누구", "누굴", "그럼", "안", "못", "더", "또", "다", "같이", "그대로", "임", "함", "됨", "해", "번에", "번씩", "번째", "한번에", "했어", "나면", "나서", "하면서", "내", "내가", "나", "너", "우리", "제가", "난", "넌", "잇나", "잇어", "있나",
+    "되나", "할수", "있을수", "될까", "되지", "하지", "있지", "맞지", "거야", "건가", "건데", "거임", "제대로",
     "필요해", "필요한가요", "필요해요", "해야", "가는", "갈", "가면", "가서", "오는", "뭐가", "뭘", "무엇을", "무엇이", "어때", "어때요",
+    "그걸", "그게", "이걸", "이게", "저거", "저걸", "그것", "이것", "걔", "얘", "쟤", "걔네", "얘네", "걔도", "얘도", "거기",
+    "여기", "저기", "이야", "이냐", "이냐고", "인거", "인거야", "인거임", "막", "진짜", "완전", "약간", "일단", "아니", "아님", "그니까", "그러니까", "하여튼", "암튼",
 ))
 
 WORD_RE = re.compile(r"[0-9A-Za-z\uac00-\ud7a3\u3131-\u318e]+")
@@ -330,3 +334,139 @@ def _latin_final(base: str) -> str:
 
 #: the final consonant of each digit read in Korean (영 일 이 삼 사 오 육 칠 팔 구)
 _DIGIT_FINAL = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ", "9": ""}
+
+
+# Endings a question puts on a verb or adjective stem (as jamo after the stem; a
+# final consonant such as ㄴ, ㄹ, ㅁ joins the stem's last syllable: 깔아둔 = 깔아두 + ㄴ).
+VERB_ENDINGS = (
+    "다", "면", "으면", "나", "냐", "니", "나요", "냐고", "나여", "어", "아", "여", "요", "어요", "아요", "여요", "도",
+    "어도", "아도", "고", "지", "죠", "지요", "는", "은", "을", "ㄴ", "ㄹ", "ㅁ", "음", "서", "어서", "아서", "는데",
+    "은데", "ㄴ데", "려면", "으려면", "려고", "려는데", "기", "게", "자", "자마자", "까", "ㄹ까", "을까", "야", "어야",
+    "아야", "었", "았", "였", "ㅆ", "는지", "은지", "ㄴ지", "던", "는다", "ㄴ다", "습니다", "ㅂ니다", "네", "ㄹ때", "을때",
+    "ㄹ수", "을수", "ㄴ거", "는거", "ㄹ거", "을거", "ㄴ가", "는가", "게요", "ㄹ게", "을게", "더니", "었더니", "았더니", "다가", "다가는", "다가도", "ㄴ거", "ㄹ래", "을래", "구나", "네요",
+    "ㄴ다면", "는다면", "다면", "라서", "니까", "으니까", "ㄹ지", "을지",
+)
+# Contracted vowels a stem and an 어/아 ending make (때리+어 → 때려, 되+어 → 돼, 하+여 → 해),
+# as (contracted jamo, stem's last vowel, ending's vowel): 들어와 → 들어오 + 아.
+_CONTRACTIONS = (("ㅕ", "ㅣ", "ㅓ"), ("ㅗㅐ", "ㅗㅣ", "ㅓ"), ("ㅐ", "ㅏ", "ㅕ"), ("ㅓ", "ㅡ", "ㅓ"), ("ㅏ", "ㅡ", "ㅏ"),
+                 ("ㅗㅏ", "ㅗ", "ㅏ"), ("ㅜㅓ", "ㅜ", "ㅓ"))
+_VERB_SETS: dict = {}
+
+
+def _verb_endings() -> frozenset:
+    if not _VERB_SETS:
+        _VERB_SETS["all"] = frozenset(jamo(e) for e in VERB_ENDINGS)
+        _VERB_SETS["max"] = 8
+    return _VERB_SETS["all"]
+
+
+def _is_verb_tail(tail: str, ends: frozenset) -> bool:
+    """One verb ending, or two in a row (었+어, 어+도)."""
+    return tail in ends or any(tail[:k] in ends and tail[k:] in ends for k in range(1, len(tail)))
+
+
+def verb_stems(j: str) -> list[str]:
+    """Candidate stems (jamo) of a word that may be a conjugated verb or adjective:
+    때려 → 때리, 잡혀 → 잡히, 들어와 → 들어오, 부서지면 → 부서지, 깔아둔 → 깔아두, 못가나 → 가.
+    Over-generates on purpose: callers keep only the stems they know."""
+    ends = _verb_endings()
+    longest = _VERB_SETS["max"]
+    out: list[str] = []
+
+    def add(stem):
+        if stem and stem not in out and any(ch in VOWELS for ch in stem):
+            out.append(stem)
+
+    if j[:1] in ("ㅁ", "ㅇ") and (j.startswith("ㅁㅗㅅ") or j.startswith("ㅇㅏㄴ")) and len(j) > 5:
+        for s in verb_stems(j[3:]):  # 못가나 → 가나, 안고른 → 고른 (negation)
+            add(s)
+    forms = [j]
+    for k in range(1, len(j)):
+        for short, vowel, ending in _CONTRACTIONS:
+            if j[k - len(short) + 1:k + 1] == short and (k + 1 == len(j) or j[k + 1] not in VOWELS):
+                forms.append(j[:k - len(short) + 1] + vowel + "ㅇ" + ending + j[k + 1:])
+    for f in forms:
+        if f[-1:] in VOWELS:
+            add(f)  # a bare stem (가, 때려 → 때리어)
+        for k in range(len(f) - 1, max(0, len(f) - longest) - 1, -1):
+            if _is_verb_tail(f[k:], ends):
+                add(f[:k])
+    # an auxiliary verb after -어/-아/-고 (숨어있던, 깔아놔야, 도와주는, 덮어둘, 하고있어):
+    # the main verb's stem as well
+    for stem in list(out):
+        for aux in _AUX_STEMS:
+            if stem.endswith(aux) and len(stem) > len(aux) + 2:
+                head = stem[:-len(aux)]
+                if head.endswith(("ㅇㅓ", "ㅇㅏ", "ㄱㅗ")):
+                    add(head[:-2])
+                    for s in verb_stems(head):
+                        add(s)
+    return out
+
+
+# auxiliary verbs (as jamo stems) that follow a main verb's -어/-아/-고 form
+_AUX_STEMS = ("ㅇㅣㅆ", "ㄴㅗㅎ", "ㄴㅗ", "ㄷㅜ", "ㅈㅜ", "ㅂㅓㄹㅣ", "ㅂㅗ")
+
+
+# Colloquial and chat spellings players type, read as the word they stand for
+# (머 = 뭐, 첨 = 처음, 젤 = 제일); only used when the corpus does not know the word.
+COLLOQUIAL = {
+    "머": "뭐", "모야": "뭐야", "넘": "너무", "암": "아무", "암거나": "아무거나", "암데나": "아무데나", "첨": "처음",
+    "첨에": "처음에", "담": "다음", "담에": "다음에", "젤": "제일", "겜": "게임", "걍": "그냥", "맘대로": "마음대로",
+    "얼만큼": "얼마나", "왤케": "왜", "왜케": "왜", "어캐": "어떻게", "어떠케": "어떻게", "어케": "어떻게", "몬": "못",
+    "글구": "그리고", "글고": "그리고", "땜에": "때문에", "땜시": "때문에", "머임": "뭐임", "뭔": "무슨", "낭": "나중",
+    "낭중": "나중", "울": "우리", "첨부터": "처음부터",
+}
+
+# Stems of the verbs a question is built with (되냐, 가능하냐고, 있음?, 없냐, 하는거임):
+# a word that is one of them plus endings carries no rule content.
+_FUNCTION_STEMS = frozenset(jamo(s) for s in (
+    "되", "돼", "하", "있", "잇", "없", "업", "가능하", "어떻", "어떡하", "그렇", "알려주", "궁금하", "않", "말",
+    "뭐", "뭐이", "거이", "건가", "그러", "맞는거", "되는거", "하는거", "있는거", "없는거", "되는건", "하는건"))
+_LAUGH = frozenset("ㅋㅎㅠㅜㅡ;")
+_CHAT = frozenset(("ㅇㅇ", "ㄴㄴ", "ㅇㅋ", "ㄱㄱ", "ㄷㄷ", "ㅈㅅ", "ㅇㅈ", "ㄹㅇ", "ㅁㅊ", "ㅎㅇ", "ㅂㅂ"))
+
+
+def chat_noise(token: str) -> bool:
+    """ㅋㅋ, ㅎㅎ, ㅠㅠ, ㅇㅇ, ㄴㄴ …: chat noise, not a 초성 search."""
+    return bool(token) and (all(ch in _LAUGH for ch in token) or token in _CHAT)
+
+
+def strip_chat(token: str) -> str:
+    """A word with laughter typed onto it (됨ㅋㅋ, 뭐임ㅠㅠ) without it."""
+    end = len(token)
+    while end > 0 and token[end - 1] in _LAUGH:
+        end -= 1
+    return token[:end] if 0 < end < len(token) and is_syllable(token[end - 1]) else token
+
+
+def is_question_word(token: str) -> bool:
+    """A question word: in STOPWORDS, or a question verb with its endings (되냐고,
+    가능하냐, 있음, 없냐, 해야됨, 되는거임)."""
+    if token in STOPWORDS:
+        return True
+    if not token or not all(is_syllable(c) for c in token) or len(token) > 6:
+        return False
+    j = jamo(token)
+    if j in _FUNCTION_STEMS:
+        return True
+    ends = _verb_endings()
+    for stem in verb_stems(j):
+        if stem in _FUNCTION_STEMS and _is_verb_tail(j[len(stem):], ends) if j.startswith(stem) else False:
+            return True
+    return False
+
+
+def fix_shift(word: str) -> str:
+    """Shift held a key too long on a tense consonant also shifts the vowel (떄려 for
+    때려, 쎼트 for 세트): a syllable with ㄲ ㄸ ㅃ ㅆ ㅉ and ㅒ/ㅖ gets ㅐ/ㅔ."""
+    out = []
+    for ch in word:
+        code = ord(ch) - _SBASE
+        if 0 <= code <= _SLAST - _SBASE:
+            cho, rest = divmod(code, 588)
+            jung, jong = divmod(rest, 28)
+            if cho in (1, 4, 8, 10, 13) and jung in (3, 7):
+                ch = chr(_SBASE + cho * 588 + (jung - 2) * 28 + jong)
+        out.append(ch)
+    return "".join(out)

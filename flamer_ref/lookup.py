@@ -306,6 +306,13 @@ def term(corpus: Corpus, word: str) -> dict:
         names[t["id"]] = t["id"]
         for a in t["aliases"]:
             names.setdefault(a, t["id"])
+    everyday: dict[str, list[str]] = {}  # term id -> everyday words (rules/synonyms.yaml) that stand for it
+    for syn in getattr(corpus, "synonyms", {}).values():
+        for target in syn["terms"]:
+            if target in names:
+                if syn["word"] not in everyday.setdefault(names[target], []):
+                    everyday[names[target]].append(syn["word"])
+                names.setdefault(syn["word"], names[target])  # flamer term 돈 → 도르
     try:
         key, corrected = resolve_name(word, names, "용어")
     except (NotFound, Ambiguous) as exc:  # candidates as the words people type, not ids
@@ -314,7 +321,8 @@ def term(corpus: Corpus, word: str) -> dict:
     t = corpus.terms[key]
     return {"id": t["id"], "term": t["term"], "aliases": t["aliases"], "definition": t["definition"],
             "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in t["clauses"]],
-            "source": corpus.source_title(t["source"]), "query": word, "corrected": corrected}
+            "source": corpus.source_title(t["source"]), "query": word, "corrected": corrected,
+            "everyday": everyday.get(t["id"], [])}
 
 
 def terms(corpus: Corpus) -> dict:
@@ -372,9 +380,19 @@ def _profiles(corpus: Corpus, type_: str | None = None, timing: str | None = Non
         if tag is not None:
             if m.get("tag") == tag:
                 out.append(p)
-        elif m.get("timing") == timing and (type_ is None or m.get("type") == type_):
+        elif m.get("card") is None and m.get("timing") == timing and (type_ is None or m.get("type") == type_):
             out.append(p)
     return out
+
+
+def _card_profile(corpus: Corpus, card_name: str | None, ability: str | None):
+    """A profile written for one card's ability (match: {card, ability}) where the general profile of
+    its timing would say something the page contradicts (폭약 폭발: destroyed as its cost)."""
+    for p in corpus.timings.values():
+        m = p["match"]
+        if card_name is not None and m.get("card") == card_name and m.get("ability") in (None, ability):
+            return p
+    return None
 
 
 def _entry(corpus: Corpus, subject: str, card_name: str | None, ability: str | None, type_: str,
@@ -383,6 +401,9 @@ def _entry(corpus: Corpus, subject: str, card_name: str | None, ability: str | N
     if timing is None:
         return {**base, "unknown": True, "message": "룰북에 이 능력(카드)의 타이밍 태그가 나오지 않습니다(미상).",
                 "profile": None, "title": None, "rows": []}
+    own = _card_profile(corpus, card_name, ability)
+    if own is not None:
+        return {**base, "unknown": False, "message": None, **_profile_view(corpus, own)}
     profiles = _profiles(corpus, type_, timing)
     if not profiles:
         return {**base, "unknown": True, "message": f"({timing}) {'특수카드' if type_ == 'special' else '기물 능력'}의 "

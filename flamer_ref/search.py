@@ -21,10 +21,12 @@ How it matches (measured choices, see README):
   Korean typed on a QWERTY keyboard in English mode;
 - words typed apart that are one word of the corpus (잠입 건설, 대응 턴) are
   joined.
-The entry's score is the length-weighted mean over query words of the best
-match in its title (weight 1.0), keywords (0.95) or body (0.85), plus a little
-for title/keyword matches and +5 when the words stand side by side there (a
-particle between them allowed). Scores are capped at 100 and ties go by kind
+The entry's score mixes (45:55) the length- and idf-weighted mean over query
+words of the best match in its title (weight 1.0), keywords (0.95) or body
+(0.85) with the same mean over title and keyword matches only, +5 when the
+words stand side by side there (a particle between them allowed); examples
+and rulings count a few points less unless the query asks for that kind, and
+question words steer the kind wanted (언제, 왜, 누가, 몇, 어디, a date, 못/안). Scores are capped at 100 and ties go by kind
 (clause, faq, term, card, ruling, example); among the entries within 5 points
 of the best, one whose title, title head or other name is the query comes first.
 """
@@ -34,9 +36,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
-from .korean import (ENDINGS, STOPWORDS, VOWELS, choseong, ending_heads, ending_length, is_choseong_query,
-                     is_qwerty_candidate, jamo, may_carry_ending, qwerty_to_jamo, strip_ending, strip_particle,
-                     syllable_count, words)
+from .korean import (COLLOQUIAL, ENDINGS, STOPWORDS, VOWELS, chat_noise, choseong, ending_heads, ending_length, fix_shift,
+                     is_choseong_query, is_ending, is_qwerty_candidate, is_question_word, is_syllable, jamo,
+                     may_carry_ending, qwerty_to_jamo, strip_chat, strip_ending, strip_particle, syllable_count,
+                     verb_stems, words)
 
 KINDS = ("clause", "ruling", "faq", "example", "card", "term")
 KIND_KO = {"clause": "조항", "ruling": "판정", "faq": "FAQ", "example": "예시", "card": "카드", "term": "용어"}
@@ -166,7 +169,20 @@ def build_index(corpus) -> dict:
         "heads": flat_heads,
         "names": names,
         "ruling_dates": {r["id"]: r["date"] for r in corpus.rulings.values()},
+        "synonyms": synonym_table(corpus),
     }
+
+
+def synonym_table(corpus) -> dict:
+    """The thesaurus keyed by what a query word is reduced to (as jamo, no
+    spaces): a noun as written (우리 편 → 우리편), a verb by its stem (때리다 →
+    때리); values are [word, terms, weight, pos]."""
+    out: dict[str, list] = {}
+    for rec in getattr(corpus, "synonyms", {}).values():
+        word = rec["word"]
+        key = jamo(word[:-1] if rec["pos"] == "verb" else "".join(_words(word)))
+        out.setdefault(key, []).append([word, list(rec["terms"]), rec["weight"], rec["pos"]])
+    return out
 
 
 def _name_forms(title: str, *aliases: str) -> set[str]:
@@ -331,15 +347,24 @@ def _prefixed(token: str, table: dict) -> list[tuple[int, float]]:
     """Words that are the token or start with it (the token plus a particle or
     a compound's tail); empty when no word starts with the token."""
     lex_keys, lex_idx, lens = table["lex_keys"], table["lex_idx"], table["lens"]
+    lemmas = dict.get(table, "_lemmas")  # words of keywords and names: 한도 is a word, not 한 + 도
     n = len(token)
     i = bisect_left(lex_keys, token)
     hits = []
     while i < len(lex_keys) and lex_keys[i].startswith(token):
         if _ends_syllable(lex_keys[i], n):
             vi = lex_idx[i]
-            hits.append((vi, 100.0 * (0.9 + 0.1 * n / lens[vi])))
+            sc = 100.0 * (0.9 + 0.1 * n / lens[vi])
+            rest = lex_keys[i][n:]
+            if rest and (not is_ending(rest) or (lemmas is not None and lex_keys[i] in lemmas)):
+                sc *= _OTHER_WORD  # 한 → 한도, 적 → 적용: another word, not the word with a particle
+            hits.append((vi, sc))
         i += 1
     return hits
+
+
+_OTHER_WORD = 0.9
+_STEM_SCALE = 0.95  # a verb met in another form (열려 ~ 열리는)
 
 
 def _ends_syllable(word: str, at: int) -> bool:
@@ -357,19 +382,20 @@ def _ends_syllable(word: str, at: int) -> bool:
 
 
 def _lookup(token: str, single: dict, pair: dict, cutoff: float,
-            table_is_cho: bool = False) -> list[tuple[dict, int, float]]:
-    """Matches of one query form: exact/prefix hits when the form is a word of
-    the corpus, else a fuzzy scan; pairs of words catch missing spaces."""
-    hits = [(single, vi, sc) for vi, sc in _prefixed(token, single)]
-    exact = any(sc >= 100.0 for _, _, sc in hits)
-    if not exact:
-        hits += [(single, vi, sc) for vi, sc in _fuzzy(token, single, cutoff)]
-    best = max((sc for _, _, sc in hits), default=0.0)
+            table_is_cho: bool = False, fuzzy: bool = True) -> list[tuple[dict, int, float, str]]:
+    """Matches of one query form, (table, vocabulary index, score, how): exact or
+    prefix hits when the form is a word of the corpus, else a fuzzy scan; pairs of
+    words catch missing spaces."""
+    hits = [(single, vi, sc, "exact" if sc >= 100.0 else "prefix") for vi, sc in _prefixed(token, single)]
+    exact = any(h[2] >= 100.0 for h in hits)
+    if not exact and fuzzy:
+        hits += [(single, vi, sc, "fuzzy") for vi, sc in _fuzzy(token, single, cutoff)]
+    best = max((h[2] for h in hits), default=0.0)
     if best < 90.0 or table_is_cho:  # 초성 are short: ㅈㅇㅅ is 지원사격 and 조우 셀 alike
-        pair_hits = _prefixed(token, pair)
-        if not pair_hits:
-            pair_hits = _fuzzy(token, pair, cutoff)
-        hits += [(pair, vi, sc) for vi, sc in pair_hits]
+        pair_hits = [(vi, sc, "joined") for vi, sc in _prefixed(token, pair)]
+        if not pair_hits and fuzzy:
+            pair_hits = [(vi, sc, "fuzzy") for vi, sc in _fuzzy(token, pair, cutoff)]
+        hits += [(pair, vi, sc, how) for vi, sc, how in pair_hits]
     return hits
 
 
@@ -387,6 +413,15 @@ def _query_words(q: str, raw: set) -> list[str]:
         q = re.sub(_DATE_RE, r"\1-\2", q)
     out = []
     for w in words(q):
+        w = fix_shift(strip_chat(w))  # 됨ㅋㅋ → 됨, 떄려 → 때려
+        if chat_noise(w):
+            continue  # ㅋㅋ, ㅇㅇ: chat, not a 초성 search
+        if len(w) > 1 and w[0] == "몇" and jamo(w) not in raw:
+            w = w[1:]  # 몇번, 몇칸, 몇마리 → 몇 번, 몇 칸, 몇 마리
+            out.append("몇")
+        if w in COLLOQUIAL and jamo(w) not in raw:
+            out.extend(COLLOQUIAL[w].split())  # 첨 → 처음, 머 → 뭐
+            continue
         if w.isdigit() or (w.isalpha() and (w.isascii() or not any(ch.isascii() for ch in w))):
             out.append(_norm(w))  # one script
             continue
@@ -399,6 +434,55 @@ def _query_words(q: str, raw: set) -> list[str]:
             if i and not piece.isascii() and piece in ENDINGS:
                 continue  # VP가 → VP
             out.append(_norm(piece))
+    return out
+
+
+def _split_run_together(tokens: list[str], index: dict) -> list[str]:
+    """Words typed without spaces that the corpus does not know as one or two words
+    (돈얼마들어와, 움직여도됨, 갈수있어) cut into the fewest known pieces: words of the
+    corpus (with their particles), words of the thesaurus (verbs by their stem) and
+    question words."""
+    raw = index["_raw_set"]
+    syn = index.get("synonyms") or {}
+
+    def known(p: str) -> bool:
+        if is_question_word(p) or p in _SPLIT_WORDS:
+            return True
+        j = jamo(p)
+        if j in syn or any(h in syn for h in ending_heads(j, syn)) or any(v in syn for v in verb_stems(j)):
+            return True
+        if len(p) < 2:
+            return False
+        head = j if j in raw else strip_ending(j, raw)
+        return bool(head) and syllable_count(head) >= 2
+
+    out = []
+    for tok in tokens:
+        j = jamo(tok)
+        if len(tok) < 3 or not all(is_syllable(c) for c in tok) or j in raw or strip_ending(j, raw) \
+                or known(tok) or _prefixed(j, index["jamo_pairs"]):
+            out.append(tok)
+            continue
+        best = None
+        n = len(tok)
+        for a in range(1, n):
+            if not known(tok[:a]):
+                continue
+            if known(tok[a:]):
+                cand = [tok[:a], tok[a:]]
+            else:
+                cand = next(([tok[:a], tok[a:b], tok[b:]] for b in range(n - 1, a, -1)
+                             if known(tok[a:b]) and known(tok[b:])), None)
+            if cand and (best is None or len(cand) < len(best)):
+                best = cand
+        if best is None and n >= 4:
+            # one piece known and the other two syllables or more (a misspelt word: 건물부셔지면,
+            # 스텍칸마다): cut off the longest known piece at either end
+            cuts = [(a, [tok[:a], tok[a:]]) for a in range(2, n - 1) if known(tok[:a]) and len(tok) - a >= 2] \
+                + [(n - a, [tok[:a], tok[a:]]) for a in range(2, n - 1) if known(tok[a:])]
+            if cuts:
+                best = max(cuts, key=lambda c: c[0])[1]
+        out.extend(best or [tok])
     return out
 
 
@@ -456,8 +540,14 @@ def _variants(token: str, index: dict) -> tuple[list[tuple[str, str]], float]:
         out = [("jamo", f) for f in forms] + ([("jamo", qj)] if main != qj else []) + [("jamo", j)]
         cut = ending_length(qj) if main == qj and qj not in _lemma_set(index) else 0
         return out, float(max(len(main) - cut, 2))
-    if not may_carry_ending(token):
-        return [("jamo", j)], float(max(len(j), 2))  # 정착, 기물: no ending to look for
+    if j not in raw and ("ㅔ" in j or "ㅐ" in j):
+        # ㅔ and ㅐ sound alike and are typed for each other (스텍 → 스택, 언재 → 언제)
+        for alt in (j.replace("ㅔ", "ㅐ"), j.replace("ㅐ", "ㅔ")):
+            if alt != j and (alt in raw or strip_ending(alt, raw)):
+                main, forms = _head_of(alt, index)
+                return [("jamo", f) for f in forms] + [("jamo", j)], float(max(len(main), 2))
+    if not may_carry_ending(token):  # 정착, 기물: no ending to look for (but 열려 may be 열리다's)
+        return [("jamo", j)] + _stem_forms(j, index, {j}), float(max(len(j), 2))
     main, forms = _head_of(j, index)
     weight = len(main)
     if main == j and j not in _lemma_set(index):
@@ -466,8 +556,35 @@ def _variants(token: str, index: dict) -> tuple[list[tuple[str, str]], float]:
         if cut and j not in raw and syllable_count(j[:-cut]) >= 2 and _prefixed(j[:-cut], index["jamo"]):
             # a verb stem the corpus has in another form (뒤집으면 → 뒤집기, 들어가면 →
             # 들어가): looked up as a prefix, and weighing half, as the nouns say more
-            return [("jamo", j[:-cut]), ("jamo", j)], max(weight * 0.5, 2.0)
-    return [("jamo", f) for f in forms], float(max(weight, 2))
+            return [("jamo", j[:-cut]), ("jamo", j)] + _stem_forms(j, index, {j[:-cut], j}), max(weight * 0.5, 2.0)
+    out = [("jamo", f) for f in forms]
+    if main == j:
+        out += _stem_forms(j, index, set(forms))
+    return out, float(max(weight, 2))
+
+
+def _stem_forms(j: str, index: dict, seen: set) -> list[tuple[str, str]]:
+    """A conjugated verb's stem when the corpus has the verb in another form
+    (열려 → 열리: 열리는; 움직여 → 움직이: 움직이는), looked up as a prefix."""
+    out = []
+    table = index["jamo"]
+    for stem in verb_stems(j):
+        if stem in seen or syllable_count(stem) < 2 or len(stem) >= len(j) + 2:
+            continue
+        lex = table["lex_keys"]
+        i = bisect_left(lex, stem)
+        while i < len(lex) and lex[i].startswith(stem):
+            rest = lex[i][len(stem):]
+            if rest and is_ending(rest) or rest in _VERB_TAILS:
+                out.append(("stem", stem))
+                seen.add(stem)
+                break
+            i += 1
+    return out[:2]
+
+
+_VERB_TAILS = frozenset(jamo(e) for e in ("는", "ㄴ다", "ㅂ니다", "면", "고", "지", "ㄹ", "ㄴ", "며", "어", "아", "기",
+                                          "게", "려면", "었다", "았다", "어야", "아야", "도록", "ㄹ수", "ㄴ다면"))
 
 
 def _surface(token: str, variants) -> str:
@@ -490,7 +607,7 @@ def _lemma_set(index: dict) -> set:
 # words that name a kind of entry: in a query they match every entry of that kind
 _KIND_WORDS = {"예시": "example", "예": "example", "예제": "example", "사례": "example", "판정": "ruling",
                "룰링": "ruling", "판례": "ruling", "용어": "term", "뜻": "term", "정의": "term", "faq": "faq",
-               "조항": "clause"}
+               "조항": "clause", "뭐라": "term", "뭐라고": "term", "명칭": "term"}  # 그걸 뭐라 함 → the term
 _GAP = 4  # jamo two query words may stand apart in a title: a particle (구조물은 이동)
 
 
@@ -531,25 +648,151 @@ def _in_order(forms: list[str], flat: str, head: str) -> bool:
     return False
 
 
-def _credit(hits, best: dict, best_title: dict) -> None:
-    for table, vi, score in hits:
+def _credit(hits, best: dict, best_title: dict, src: dict | None = None, tag=None) -> None:
+    """Fold hits into the token's best score per entry (any field, and title or
+    keywords); `src` keeps, per entry, where the best came from (for --explain)."""
+    for hit in hits:
+        table, vi, score = hit[0], hit[1], hit[2]
         for p in table["post"][vi]:
             fld = p & 3
             s = score * _FIELD_WEIGHT[fld]
             e = p >> 2
             if s > best.get(e, 0.0):
                 best[e] = s
+                if src is not None:
+                    src[e] = (tag or hit[3], table["keys"][vi], fld)
             if fld != BODY and s > best_title.get(e, 0.0):
                 best_title[e] = s
 
 
+# question words that carry an intent (they count for nothing as words)
+_WHEN_MARKS = ("턴", "단계", "시점", "순간", "때", "타이밍", "직전", "직후", "처음", "동안", "다음")
+_WHEN_BONUS = 6.0
+
+
+def _is_when(tok: str) -> bool:
+    """언제, 언제부터, 언제함, and 언재 (ㅔ typed as ㅐ): a question about timing."""
+    return tok.replace("재", "제").startswith("언제")
+
+
+_ASK_INTENTS = (
+    (("누가", "누구", "누굴", "누군"), ("공격자", "수비자", "턴 플레이어", "순서", "먼저", "선공", "대상", "연다"), 4.0),
+    (("몇",), ("한도", "상한", "MOV", "매수", "곳수", "회차", "반복", "거리", "자리", "가치", "일곱", "두 곳", "한 번",
+              "1회", "2", "3", "5", "7"), 4.0),
+    (("어디",), ("셀", "자리", "트래쉬", "영역", "배치", "위치", "보드"), 4.0),
+)
+_LIMIT_MARKS = ("불가", "없음", "없다", "않는다", "않", "의무", "필수", "종료", "금지", "한도", "만 ", "뿐", "아님")
+_LIMIT_BONUS = 4.0
+# one-syllable words a question runs into the next (싸움몇 번, 꼭깔아둬야, 붙으면그 싸움)
+_SPLIT_WORDS = frozenset(("몇", "꼭", "그", "저", "한", "두", "세", "각", "총", "새", "딴", "첫", "잘", "다시"))
+_TITLE_SHARE = 0.55  # share of the score from title and keyword hits (measured: 0.45-0.6 alike, 0.15 worse)
+_WHY = frozenset(("왜", "왜요", "왜죠", "왜지", "왜냐", "왜냐면", "어째서"))
+_DATE_ANY = r"(\d{1,2})\s*(?:월\s*|[/.-])(\d{1,2})\s*일?"
+_SYN_FUZZY = 80.0  # a misspelt everyday word (드러와 → 들어오다, 부셔지면 → 부서지다)
+_SYN_SCALE = 0.97  # a synonym's hit weighs a little less than the word itself
+_WHY_BONUS, _DATE_BONUS, _CARD_BONUS = 12.0, 35.0, 6.0
+_IDF_FLOOR = 0.2
+_EXAMPLE_DAMP, _RULING_DAMP = 8.0, 3.0  # points off an example's and a ruling's score (measured)
+WEAK_SCORE = 55.0  # below this the best result is shown as 'the closest', not as the answer
+
+
+def _synonyms_for(tokens: list[str], index: dict) -> list[list[tuple[str, str, float, str]]]:
+    """Per query word, the thesaurus entries it stands for: (everyday word, rulebook
+    term, weight, how the word was reduced). A noun loses its particles (돈은 → 돈),
+    a verb its endings (때려 → 때리다, 부서지면 → 부서지다); two words may make one
+    entry (우리 편이, 뒷면 애는); an unknown word may be a misspelt one (드러와)."""
+    table = index.get("synonyms") or {}
+    out: list[list] = [[] for _ in tokens]
+    if not table:
+        return out
+    keys = index.get("_syn_keys")
+    if keys is None:
+        keys = index["_syn_keys"] = frozenset(table)
+    raw = index["_raw_set"]
+
+    def add(i, key, how):
+        for word, terms, weight, _pos in table[key]:
+            for term in terms:
+                item = (word, term, weight, how)
+                if item[:2] not in [x[:2] for x in out[i]]:
+                    out[i].append(item)
+
+    forms_of = []
+    for i, tok in enumerate(tokens):
+        j = jamo(tok)
+        if is_question_word(tok) and not any(p == "noun" for *_, p in table.get(j, ())):
+            forms_of.append((j, [], []))
+            continue  # 내 (my) is not 내다, 하나요 not 하다
+        nouns = ([j] if j in keys else []) + [h for h in ending_heads(j, keys) if h != j]
+        verbs = [s for s in verb_stems(j) if s in keys and any(p == "verb" for *_, p in table[s])]
+        for key in nouns:
+            if any(p == "noun" for *_, p in table[key]):
+                add(i, key, "synonym")
+        for key in verbs:
+            add(i, key, "synonym")
+        forms_of.append((j, nouns, verbs))
+    for i in range(len(tokens) - 1):  # 우리 편이, 뒷면 애는, 몇 칸, 막는 쪽은
+        j = jamo(tokens[i] + tokens[i + 1])
+        for key in ([j] if j in keys else []) + ending_heads(j, keys):
+            if any(p == "noun" for *_, p in table[key]) and len(key) > len(jamo(tokens[i])):
+                add(i, key, "synonym")
+                add(i + 1, key, "synonym")
+    for i, tok in enumerate(tokens):
+        j, nouns, verbs = forms_of[i]
+        if out[i] or is_question_word(tok) or j in raw or strip_ending(j, raw) or syllable_count(j) < 2:
+            continue
+        from rapidfuzz import fuzz, process
+
+        long_keys = [k for k in keys if syllable_count(k) >= 2]
+        bare = strip_particle(tok)
+        cands = {j, *([jamo(bare)] if bare else []), *(s for s in verb_stems(j) if syllable_count(s) >= 2)}
+        found = {}
+        for c in cands:
+            for key, sc, _ in process.extract(c, long_keys, scorer=fuzz.ratio, score_cutoff=_SYN_FUZZY, limit=3):
+                if key[0] != c[0] or abs(len(key) - len(c)) > 2:
+                    continue  # a typo keeps the first sound and about the length (드러와 ~ 들어오)
+                is_verb = any(p == "verb" for *_, p in table[key])
+                if (is_verb and c == j and c != key) or (not is_verb and c != j and (not bare or c != jamo(bare))):
+                    continue  # a stem is a verb's, the word as typed a noun's
+                found[key] = max(found.get(key, 0.0), sc)
+        for key in sorted(found, key=lambda k: -found[k])[:1]:
+            add(i, key, "synonym+fuzzy")
+    return out
+
+
+def _compose(j: str) -> str:
+    """Jamo (keystroke form) back to Hangul syllables, for showing a vocabulary word."""
+    from .korean import _CHO, _JONG, _JUNG, _KEYSTROKES
+
+    pairs = {v: k for k, v in _KEYSTROKES.items()}
+    out, i, n = [], 0, len(j)
+    while i < n:
+        c = j[i]
+        if c in _CHO and i + 1 < n and j[i + 1] in VOWELS:
+            v, i = j[i + 1], i + 2
+            if i < n and j[i] in VOWELS and pairs.get(v + j[i], "-") in _JUNG:
+                v, i = pairs[v + j[i]], i + 1
+            f = ""
+            if i < n and j[i] in _JONG[1:] and not (i + 1 < n and j[i + 1] in VOWELS):
+                f, i = j[i], i + 1
+                if i < n and pairs.get(f + j[i], "-") in _JONG and not (i + 1 < n and j[i + 1] in VOWELS):
+                    f, i = pairs[f + j[i]], i + 1
+            out.append(chr(0xAC00 + (_CHO.index(c) * 21 + _JUNG.index(v)) * 28 + _JONG.index(f)))
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
-           as_of: str | None = None) -> list[dict]:
-    """Rank every entry for the query; `index` comes from corpus.load_index()."""
+           as_of: str | None = None, details: bool = False) -> list[dict]:
+    """Rank every entry for the query; `index` comes from corpus.load_index().
+    With `details`, each result also says which everyday word matched which
+    rulebook term (`matched_via`) and, per query word, how it matched (`explain`)."""
     ids, kinds = index["ids"], index["kinds"]
     q = query.strip()
     exact = {eid: i for i, eid in enumerate(ids)}
-    tokens = _query_words(q, index["_raw_set"])
+    tokens = _split_run_together(_query_words(q, index["_raw_set"]), index)
     if not tokens and q not in exact:
         return []
     excluded = set()
@@ -557,17 +800,26 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
         excluded = {rid for rid, date in index["ruling_dates"].items() if date > as_of}
 
     raw = index["_raw_set"]
+    if dict.get(index["jamo"], "_lemmas") is None:
+        index["jamo"]["_lemmas"] = _lemma_set(index)
     looked = [_variants(tok, index) for tok in tokens]
     all_variants = [v for v, _ in looked]
-    stops = [tok in STOPWORDS for tok in tokens]
+    dates = _dates_in(q)
+    date_words = {str(x) for md in dates for x in md}
+    stops = [is_question_word(tok) or tok in _WHY or _is_when(tok) or tok in date_words for tok in tokens]
     if all(stops):
         stops = [False] * len(tokens)
+    syns = _synonyms_for(tokens, index)
     weights = []
     corrected: list[str] = []
     per_token: list[tuple[dict, dict]] = []
-    for tok, (variants, tok_weight), stop in zip(tokens, looked, stops):
+    sources: list[dict] = []
+    for tok, (variants, tok_weight), stop, syn in zip(tokens, looked, stops, syns):
         best: dict[int, float] = {}
         best_title: dict[int, float] = {}
+        src: dict = {}
+        if stop and syn and not _is_when(tok) and not all(s[3] == "synonym+fuzzy" for s in syn):
+            stop = False  # 어디: a question word the thesaurus gives a meaning to
         weights.append(tok_weight * (_STOP_WEIGHT if stop else 1.0))
         kind_of = _KIND_WORDS.get(tok.lower()) or _KIND_WORDS.get(strip_particle(tok) or "")
         if kind_of and not stop:
@@ -575,21 +827,73 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
             for e, k in enumerate(kinds):
                 if k == kind_of:
                     best[e] = best_title[e] = 100.0
+                    src[e] = ("kind", jamo(tok), TITLE)
+        # a word the corpus does not know but the thesaurus does (때려, 드러와) is not
+        # hunted for typos among the rules' words: the thesaurus says what it means
+        known = variants[0][0] == "cho" or any(f in raw for _, f in variants) or bool(strip_ending(jamo(tok), raw))
+        fuzzy_ok = known or not syn or all(x[3] == "synonym+fuzzy" for x in syn)
+        if syn and not known and weights[-1]:
+            # a word the rules never use weighs what its thesaurus entry says it means (가다 → 이동: 0.3)
+            # and as long as the thesaurus word, not the endings typed on it (정해짐 → 정해지)
+            base = max(len(jamo(w[:-1] if w.endswith("다") and " " not in w else "".join(w.split())))
+                       for w, *_ in syn)
+            weights[-1] = min(weights[-1], float(max(base, 2))) * max(w for _, _, w, _ in syn)
         fixed = (0.0, variants[0][1])  # the word of the corpus a misspelt word stands for
         for nth, (mode, form) in enumerate(variants if weights[-1] else ()):
-            if nth and fixed[0] >= 90.0 and form not in raw:
+            if nth and fixed[0] >= 90.0 and form not in raw and mode != "stem":
                 continue  # no typo hunt for a further form (the letters of wjdckr) once one matched well
             if mode == "cho":
-                hits = _lookup(form, index["cho"], index["cho_pairs"], _CHO_CUTOFF, True)
+                hits = [(t, vi, sc, "choseong") for t, vi, sc, _ in
+                        _lookup(form, index["cho"], index["cho_pairs"], _CHO_CUTOFF, True)]
+            elif mode == "stem":
+                tbl = index["jamo"]
+                hits = [(tbl, vi, sc * _STEM_SCALE, "lemma") for vi, sc in _prefixed(form, tbl)
+                        if tbl["keys"][vi][len(form):] in _VERB_TAILS or is_ending(tbl["keys"][vi][len(form):])]
             else:
                 # one jamo wrong in a one-syllable word (텬 → 턴) scores 66.7
-                hits = _lookup(form, index["jamo"], index["jamo_pairs"], 66.0 if len(form) == 3 else _JAMO_CUTOFF)
-                for table, vi, sc in hits:
+                hits = _lookup(form, index["jamo"], index["jamo_pairs"], 66.0 if len(form) == 3 else _JAMO_CUTOFF,
+                               fuzzy=fuzzy_ok)
+                if form != jamo(tok):
+                    hits = [(t, vi, sc, "lemma" if how in ("exact", "prefix") else how) for t, vi, sc, how in hits]
+                for table, vi, sc, _ in hits:
                     if sc > fixed[0] and table is index["jamo"]:
                         fixed = (sc, table["keys"][vi])
-            _credit(hits, best, best_title)
+            _credit(hits, best, best_title, src)
+        if weights[-1]:
+            for word, term, weight, how in syn:
+                form = jamo("".join(_words(term)))
+                table = index["jamo"] if len(_words(term)) == 1 else index["jamo_pairs"]
+                scale = _SYN_SCALE * (0.7 + 0.3 * weight)  # a loose synonym (weight 0.6) still counts
+                hits = [(table, vi, sc * scale) for vi, sc in _prefixed(form, table)]
+                _credit(hits, best, best_title, src, (how, form, word, term))
+            for word, term, weight, how in syn:
+                if word.endswith("다") and how.startswith("synonym") and " " not in word:
+                    # the verb itself may be in the rules in another form (들어가먄 → 들어가다: 들어가면)
+                    for _, stem in _stem_forms(jamo(word[:-1]) + "ㄷㅏ", index, set()):
+                        _credit([(index["jamo"], vi, sc * _STEM_SCALE, "synonym")
+                                 for vi, sc in _prefixed(stem, index["jamo"])
+                                 if is_ending(index["jamo"]["keys"][vi][len(stem):])
+                                 or index["jamo"]["keys"][vi][len(stem):] in _VERB_TAILS],
+                                best, best_title, src, ("synonym", stem, word, word))
         per_token.append((best, best_title))
+        sources.append(src)
         corrected.append(fixed[1])
+
+    # a synonym's term and the next word may make one word of the rules
+    # (뽑는 턴 → 생산턴, 싸움 턴 → 전투턴): credited to both words
+    for t in range(len(tokens) - 1):
+        if not syns[t] or not weights[t]:
+            continue
+        nxt = jamo(tokens[t + 1])
+        tails = {nxt, *ending_heads(nxt, raw)}
+        for word, term, weight, how in syns[t]:
+            if len(_words(term)) != 1:
+                continue
+            for tail in tails:
+                form = jamo(term) + tail
+                hits = [(index["jamo"], vi, sc * _SYN_SCALE) for vi, sc in _prefixed(form, index["jamo"])]
+                for u in (t, t + 1):
+                    _credit(hits, per_token[u][0], per_token[u][1], sources[u], (how, form, word, _compose(form)))
 
     # words typed apart that are one word of the corpus (잠입 건설, 피의 장막,
     # 대응 턴): the joined form's exact or prefix matches count for each of them
@@ -607,15 +911,28 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
                 forms, table = {head + surface[k - 1]} | {head + f for _, f in all_variants[k - 1]}, index["jamo"]
             jbest: dict[int, float] = {}
             jtitle: dict[int, float] = {}
+            jsrc: dict = {}
             for form in forms:
-                _credit([(table, vi, sc) for vi, sc in _prefixed(form, table)], jbest, jtitle)
-            for best, best_title in per_token[i:k]:
+                _credit([(table, vi, sc, "joined") for vi, sc in _prefixed(form, table)], jbest, jtitle, jsrc)
+            for t in range(i, k):
+                best, best_title = per_token[t]
                 for e, sc in jbest.items():
                     if sc > best.get(e, 0.0):
                         best[e] = sc
+                        sources[t][e] = jsrc[e]
                 for e, sc in jtitle.items():
                     if sc > best_title.get(e, 0.0):
                         best_title[e] = sc
+
+    # rare, specific words weigh more than common ones (BM25's idf): a word that
+    # matches well in most entries (카드, 기물) says less than one that matches few
+    total = max(len(ids), 1)
+    idf_max = _idf(0, total)
+    for t, (best, _) in enumerate(per_token):
+        if weights[t]:
+            df = sum(1 for sc in best.values() if sc >= 85.0)
+            # a word that matches no entry well (얼마, a word the rules never use) is noise
+            weights[t] *= max(_idf(df, total) / idf_max, _IDF_FLOOR) if df else _IDF_FLOOR
 
     total_w = sum(weights)
     scores: dict[int, float] = {}
@@ -627,8 +944,16 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
             title_scores[e] = title_scores.get(e, 0.0) + weight * s
     results = []
     for e, s in scores.items():
-        score = (0.85 * s + 0.15 * title_scores.get(e, 0.0)) / total_w if total_w else 0.0
+        score = ((1 - _TITLE_SHARE) * s + _TITLE_SHARE * title_scores.get(e, 0.0)) / total_w if total_w else 0.0
         results.append((e, score))
+    # an example retells a clause in many words and matches a question's loose words in its
+    # long body: the clause (or FAQ) that states the rule goes first when they score alike
+    # (a ruling likewise, unless the question names its date); not when the query asks for that kind
+    named_kinds = {_KIND_WORDS.get(t.lower()) or _KIND_WORDS.get(strip_particle(t) or "") for t in tokens}
+    damp = {k: v for k, v in (("example", _EXAMPLE_DAMP), ("ruling", _RULING_DAMP)) if k not in named_kinds}
+    if damp:
+        results = [(e, sc - damp.get(kinds[e], 0.0)) for e, sc in results]
+    results = _intents(index, q, tokens, stops, per_token, weights, results)
     content = [v[0][1] for v, stop in zip(all_variants, stops) if not stop]
     if len(content) > 1:
         # the query's words side by side in the title or keywords: a small bonus,
@@ -668,8 +993,116 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
             lead = sorted((-min(100.0, -neg + 5.0) if e in hits else neg, e not in hits, kr, raw_neg, eid, e)
                           for neg, kr, raw_neg, eid, e in ranked[:cut])
             ranked = [(neg, kr, raw_neg, eid, e) for neg, _, kr, raw_neg, eid, e in lead] + ranked[cut:]
-    return [{"id": eid, "kind": kinds[e], "title": titles[e], "text": texts[e], "score": round(min(-neg, 100.0), 1)}
-            for neg, _, _, eid, e in ranked[:limit]]
+    out = []
+    for neg, _, _, eid, e in ranked[:limit]:
+        r = {"id": eid, "kind": kinds[e], "title": titles[e], "text": texts[e], "score": round(min(-neg, 100.0), 1)}
+        if details:
+            r["matched_via"], r["explain"] = _provenance(e, tokens, stops, weights, total_w, per_token, sources)
+        out.append(r)
+    return out
+
+
+def _dates_in(q: str) -> set[tuple[int, int]]:
+    """(month, day) of the dates a query names: 9월 24일, 9/24, 09-24."""
+    if not any(ch.isdigit() for ch in q):
+        return set()
+    return {(int(m), int(d)) for m, d in re.findall(_DATE_ANY, q) if 1 <= int(m) <= 12 and 1 <= int(d) <= 31}
+
+
+def _idf(df: int, total: int) -> float:
+    from math import log
+
+    return log(1.0 + (total - df + 0.5) / (df + 0.5))
+
+
+def _intents(index, q, tokens, stops, per_token, weights, results):
+    """What the question asks for, beyond its words: 왜 → the FAQ entry that
+    explains; a date → that date's rulings; a card's name with other words → the
+    entries about that card doing something (its ability, the clauses naming it),
+    before the bare card."""
+    kinds, ids = index["kinds"], index["ids"]
+    bonus: dict[int, float] = {}
+    if any(_is_when(t) for t in tokens):
+        titles = index["titles"]
+        for e, _ in results:
+            if kinds[e] in ("clause", "faq") and any(m in titles[e] for m in _WHEN_MARKS):
+                bonus[e] = bonus.get(e, 0.0) + _WHEN_BONUS
+    titles = index["titles"]
+    for heads, marks, size in _ASK_INTENTS:
+        # 누가 → who does it (roles, order), 몇 → a number (limits, counts), 어디 → a place
+        if any(t.startswith(heads) for t in tokens):
+            for e, _ in results:
+                if kinds[e] in ("clause", "faq") and any(m in titles[e] for m in marks):
+                    bonus[e] = bonus.get(e, 0.0) + size
+    if any(t in ("안", "못") or t.startswith(("못", "없")) for t in tokens):
+        # a question carried by a negation (못 가?, 안 쓰고, 없음?) asks for a limit, a duty or a ban
+        for e, _ in results:
+            if kinds[e] in ("clause", "faq") and any(m in titles[e] for m in _LIMIT_MARKS):
+                bonus[e] = bonus.get(e, 0.0) + _LIMIT_BONUS
+    if any(t in _WHY for t in tokens):
+        for e, _ in results:
+            if kinds[e] == "faq":
+                bonus[e] = bonus.get(e, 0.0) + _WHY_BONUS
+    dates = _dates_in(q)
+    if dates:
+        for rid, date in index["ruling_dates"].items():
+            if (int(date[5:7]), int(date[8:10])) in dates:
+                e = index.setdefault("_id_pos", {i: n for n, i in enumerate(ids)}).get(rid)
+                if e is not None:
+                    bonus[e] = bonus.get(e, 0.0) + _DATE_BONUS
+                    if all(x != e for x, _ in results):
+                        results = results + [(e, 0.0)]
+    content = [t for t in range(len(tokens)) if weights[t] and not stops[t]]
+    if len(content) > 1:
+        for t in content:
+            best, best_title = per_token[t]
+            cards = [e for e, sc in best_title.items() if kinds[e] == "card" and sc >= 95.0]
+            if len(cards) != 1:
+                continue
+            # the card is named: entries that name it in their title or keywords come forward,
+            # and the bare card entry gives way to them when the other words do not match it
+            others = [u for u in content if u != t]
+            for e, sc in best_title.items():
+                if sc >= 95.0 and kinds[e] != "card":
+                    bonus[e] = bonus.get(e, 0.0) + _CARD_BONUS
+            card = cards[0]
+            if all(per_token[u][0].get(card, 0.0) < 80.0 for u in others):
+                bonus[card] = bonus.get(card, 0.0) - _CARD_BONUS
+    if not bonus:
+        return results
+    out = [(e, sc + bonus.get(e, 0.0)) for e, sc in results]
+    if dates:  # the rulings of the date named come first, in the order of their own scores
+        dated = {e for e, b in bonus.items() if b >= _DATE_BONUS}
+        top = max((sc for e, sc in out if e not in dated), default=0.0)
+        out = [(e, max(sc, top + 1.0 + sc / 100.0)) if e in dated else (e, sc) for e, sc in out]
+    return out
+
+
+def _provenance(e, tokens, stops, weights, total_w, per_token, sources):
+    """For one result: the synonyms that matched it, and per query word how it
+    matched (lemma, synonym, fuzzy, 초성 …), what, in which field, with what weight."""
+    via, rows = [], []
+    fields = ("title", "keywords", "body")
+    for t, tok in enumerate(tokens):
+        best = per_token[t][0]
+        src = sources[t].get(e)
+        share = round(weights[t] / total_w, 3) if total_w else 0.0
+        row = {"word": tok, "weight": share, "score": round(best.get(e, 0.0), 1), "how": None, "matched": None,
+               "field": None}
+        if stops[t] and not weights[t]:
+            row["how"] = "question"
+        elif src is not None:
+            how, form = src[0], src[1]
+            if isinstance(how, tuple):  # a synonym: (how, term form, everyday word, term)
+                how, _, word, term = how
+                row.update(how=how, matched=term, synonym=word)
+                if {"word": word, "term": term} not in via:
+                    via.append({"word": word, "term": term})
+            else:
+                row.update(how=how, matched=form if how == "choseong" else _compose(form))
+            row["field"] = fields[src[2]]
+        rows.append(row)
+    return via, rows
 
 
 def matched_words(query: str, text: str) -> list[str]:
@@ -705,3 +1138,46 @@ def matched_words(query: str, text: str) -> list[str]:
             if w not in found:
                 found.append(w)
     return found
+
+
+def search_report(index: dict, query: str, *, kind: str | None = None, limit: int = 10, as_of: str | None = None,
+                  explain: bool = False) -> dict:
+    """What `flamer search` shows: the results (each with `matched_via`, and with
+    `explain` when asked), whether the best is weak (then it is only the closest,
+    not an answer) and, when weak or empty, searches to try instead."""
+    results = search(index, query, kind=kind, limit=limit, as_of=as_of, details=True)
+    if not explain:
+        for r in results:
+            r.pop("explain", None)
+    weak = bool(results) and results[0]["score"] < WEAK_SCORE
+    out = {"query": query, "results": results, "weak": weak,
+           "suggestions": suggestions(index, query, results) if weak or not results else []}
+    return out
+
+
+def suggestions(index: dict, query: str, results: list[dict], n: int = 5) -> list[str]:
+    """Searches to try when nothing matched well: the rulebook terms the query's
+    everyday words stand for, the query without its question words, and the
+    glossary terms among the closest results."""
+    out: list[str] = []
+
+    def add(s: str):
+        s = s.strip()
+        if s and s != query.strip() and s not in out:
+            out.append(s)
+
+    tokens = _split_run_together(_query_words(query.strip(), index["_raw_set"]), index)
+    syns = _synonyms_for(tokens, index)
+    content = [t for t in tokens if not is_question_word(t) and t not in _WHY and not _is_when(t)]
+    if any(syns):
+        add(" ".join(dict.fromkeys(s[0][1] if s else t for t, s in zip(tokens, syns)
+                                   if s or t in content)))
+    if content and len(content) < len(tokens):
+        add(" ".join(content))
+    for r in results:
+        if r["kind"] == "term":
+            add(r["title"])
+    for r in results[:3]:
+        for via in r.get("matched_via", ()):
+            add(via["term"])
+    return out[:n]

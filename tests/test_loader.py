@@ -31,7 +31,7 @@ HANGUL = re.compile(r"[가-힣]")
 
 SCHEMA_FOR = {"sources.yaml": "sources", "rulings.yaml": "rulings", "faq.yaml": "faq",
               "glossary.yaml": "glossary", "cards.yaml": "cards", "timing.yaml": "timing",
-              "effects.yaml": "effects"}
+              "effects.yaml": "effects", "synonyms.yaml": "synonyms"}
 
 
 def schema_name(rel: Path) -> str:
@@ -67,11 +67,11 @@ REAL_FILES = data_files(ROOT)
 def test_real_data_files_found():
     names = {schema_name(p) for p in REAL_FILES}
     assert names == {"sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing", "effects",
-                     "board"}
+                     "board", "synonyms"}
 
 
 @pytest.mark.parametrize("name", ["sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing",
-                                  "effects", "board"])
+                                  "effects", "board", "synonyms"])
 def test_schema_is_valid_draft_2020_12(name):
     schema = load_schema(name)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
@@ -103,11 +103,11 @@ def test_minimal_fixture_comment_and_schema(tree, rel):
     assert not list(validator(name).iter_errors(yaml_doc(tree.root / rel)))
 
 
-_JT = {str: "string", int: "integer", bool: "boolean", list: "array", dict: "object", type(None): "null"}
+_JT = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object", type(None): "null"}
 _DEFS = {"source": "sources", "clause": "clauses", "section": "clauses", "earlier": "clauses",
          "interpretation": "clauses", "ruling": "rulings", "faq": "faq", "term": "glossary",
          "example": "examples", "card": "cards", "ability": "cards", "stat_source": "cards",
-         "timing": "timing", "timing_match": "timing", "timing_row": "timing"}
+         "timing": "timing", "timing_match": "timing", "timing_row": "timing", "synonym": "synonyms"}
 
 
 @pytest.mark.parametrize("record", list(SCHEMAS))

@@ -703,7 +703,7 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
 @app.command()
 def simulate(
     file: str = typer.Argument(..., metavar="FILE",
-                               help="시나리오 YAML 파일 (종류: 전투, 이동, 승리확인, 필드). -이면 표준 입력에서 읽습니다. "
+                               help="시나리오 YAML 파일 (종류: 전투, 이동, 승리확인, 필드, 라운드). -이면 표준 입력에서 읽습니다. "
                                     "형식: docs/SCENARIOS.md, 틀: flamer scenario new 전투"),
     as_json: bool = JSON_OPT,
     as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD",
@@ -716,7 +716,7 @@ def simulate(
     brief: bool = typer.Option(False, "--brief",
                                help="판정(최대 4줄)만 출력합니다: 셀마다 누가 점령했는지, 누가 누구를 포획했는지, 결정한 조항."),
 ):
-    """시나리오 하나를 풀어 한국어로 설명합니다: 전투(대응턴 스택 → 1~7단계), 이동, 승리확인, 필드.
+    """시나리오 하나를 풀어 한국어로 설명합니다: 전투(대응턴 스택 → 1~7단계), 이동, 승리확인, 필드, 라운드(일곱 턴).
 
     종료 코드: 0 풀림(미해결 항목이 있어도), 1 잘못된 시나리오(파일 없음 포함), 2 명령어 사용 오류.
     """
@@ -773,9 +773,9 @@ app.add_typer(scenario_app, name="scenario")
 
 @scenario_app.command("new")
 def scenario_new(
-    kind: str = typer.Argument(..., metavar="종류", help="전투(combat), 이동(move), 승리확인(victory), 필드(field).",
-                               autocompletion=lambda incomplete: [k for k in ("전투", "이동", "승리확인", "필드", "combat",
-                                                                              "move", "victory", "field")
+    kind: str = typer.Argument(..., metavar="종류", help="전투(combat), 이동(move), 승리확인(victory), 필드(field), 라운드(round).",
+                               autocompletion=lambda incomplete: [k for k in ("전투", "이동", "승리확인", "필드", "라운드", "combat",
+                                                                              "move", "victory", "field", "round")
                                                                   if k.startswith(incomplete)]),
 ):
     """주석이 달린 한국어 시나리오 틀을 출력합니다. 그대로 풀리므로 고쳐 쓰면 됩니다.

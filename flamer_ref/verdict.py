@@ -17,8 +17,8 @@ MAX_CLAUSES = 2
 
 def build(data: dict) -> dict:
     kind = data.get("kind")
-    fn = {"combat": combat, "move": move, "victory": victory, "field": field, "compare": compare,
-          "branches": branches}.get(kind)
+    fn = {"combat": combat, "move": move, "victory": victory, "field": field, "round": round_,
+          "compare": compare, "branches": branches}.get(kind)
     if fn is None:
         return {"kind": kind}
     return fn(data)
@@ -201,6 +201,35 @@ def field(data: dict) -> dict:
     return {"kind": "field", "side": data.get("side"), "active": list(data.get("active") or []),
             "retired": list(data.get("retired") or []), "levels": levels, "bonds": dict(data.get("bonds") or {}),
             "errors": errors, "clauses": clauses[:MAX_CLAUSES], "unresolved": len(data.get("unresolved") or ())}
+
+
+# ----------------------------------------------------------------- round ----
+def round_(data: dict) -> dict:
+    """A whole round: won or not, VP and 도르 before → after, the encounters and what the combat
+    decided, how many inputs were refused and gaps met."""
+    player = data.get("player")
+    final = data.get("final") or {}
+    turns = {t["turn"]: t["result"] for t in data.get("turns") or ()}
+    ended = data.get("ended")
+    clauses: list[dict] = []
+    if ended:
+        clauses.append(_cite("victory.conditions"))
+        clauses.append(_cite("victory.home-timing" if "home" in ended.get("reasons", ()) else "victory.vp"))
+    fight = combat(turns["combat"]) if "combat" in turns else None
+    if not ended:
+        if fight and fight["clauses"]:
+            clauses.append(fight["clauses"][0])
+        clauses.append(_cite("supply.income"))
+    supply = turns.get("supply") or {}
+    refused = sum(len(t["result"].get("errors") or ()) for t in data.get("turns") or ())
+    move_res = turns.get("move") or {}
+    return {"kind": "round", "player": player, "opponent": data.get("opponent"), "ended": ended,
+            "turns": [t["turn"] for t in data.get("turns") or ()],
+            "vp_before": (data.get("vp_before") or {}).get(player), "vp_after": (final.get("vp") or {}).get(player),
+            "dor_before": (data.get("dor_before") or {}).get(player), "dor_after": (final.get("dor") or {}).get(player),
+            "income": supply.get("income"), "income_ran": "supply" in turns,
+            "encounters": list(move_res.get("encounters") or []), "combat": fight, "refused": refused,
+            "clauses": clauses[:MAX_CLAUSES], "unresolved": len(data.get("unresolved") or ())}
 
 
 # ------------------------------------------------------- compare / branches ----

@@ -236,7 +236,7 @@ def _outcome(corpus, scn_obj, cid, date):
     if kind == "combat":
         return runner.outcome(res)
     keep = {"move": ("valid", "positions", "encounters", "errors"), "victory": ("secured", "vp_gain", "vp", "winner"),
-            "field": ("slots", "active", "retired", "levels", "bonds", "errors")}[kind]
+            "field": ("slots", "active", "retired", "levels", "bonds", "errors"), "round": ("ended", "final")}[kind]
     out = {k: res[k] for k in keep}
     if "errors" in out:
         out["errors"] = [e["reason"] for e in out["errors"]]

@@ -150,7 +150,8 @@ def test_corpus_examples_render_as_pages_and_markdown(tmp_path, case_id, scn):
     html = simulate(path, "--format", "html")
     check_page(html)
     kind = scn.get("kind", "combat")
-    assert {"combat": "전투 셀", "move": "이동 전", "victory": "승리확인턴", "field": "번 자리"}[kind] in html
+    assert {"combat": "전투 셀", "move": "이동 전", "victory": "승리확인턴", "field": "번 자리",
+            "round": "라운드 끝 상태"}[kind] in html
     check_markdown(simulate(path, "--format", "md"))
 
 

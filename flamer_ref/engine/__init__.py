@@ -19,7 +19,7 @@ from .scenario import Scenario, load_file as load_scenario, parse as parse_scena
 from .types import EventType, PieceState, Role, Side, Step
 
 #: scenario kinds this engine resolves (others are reported as not supported yet)
-SUPPORTED_KINDS = ("combat", "move", "victory", "field")
+SUPPORTED_KINDS = ("combat", "move", "victory", "field", "round")
 
 __all__ = [
     "CellResult", "CombatResult", "Event", "EventType", "PieceState", "Role", "SUPPORTED_KINDS", "Scenario", "Side",

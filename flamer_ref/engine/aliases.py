@@ -40,7 +40,7 @@ KEYS: dict[str, dict[str, str]] = {
         "전투카드": "battle_cards", "전투특수카드": "battle_cards",
         "첫라운드": "first_round", "활성화": "activate", "이동": "moves",
         "승점": "vp", "VP": "vp", "본진": "homes", "진영": "side", "행동": "actions",
-        # kind round (its parser comes with a later issue; the keys are read the same way)
+        # kind round (flamer_ref/engine/round.py)
         "도르": "dor", "이동턴": "move", "필드행동": "field_actions", "생산": "produce", "생산턴": "produce",
         "암막": "blackout", "암막턴": "blackout",
     },
@@ -71,7 +71,7 @@ KEYS: dict[str, dict[str, str]] = {
     },
     "slot": {"세트": "set"},
     "turn_move": {"활성화": "activate", "이동": "moves"},
-    "produce": {"카드": "card", "셀": "cell"},
+    "produce": {"카드": "card", "셀": "cell", "아이디": "id"},
     "blackout": {"기물": "piece", "상태": "to"},
 }
 
@@ -96,7 +96,7 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "action": ("place", "slot", "face", "activate", "trash", "round", "exhausted"),
     "slot": ("set",),
     "turn_move": ("activate", "moves"),
-    "produce": ("card", "cell"),
+    "produce": ("card", "cell", "id"),
     "blackout": ("piece", "to"),
 }
 

@@ -33,7 +33,7 @@ from .fieldplay import bond_partners, screen_target
 from .result import CellResult, CombatResult, Event
 from .scenario import Declaration, PieceSpec, Scenario, cell_sort_key
 from .types import (
-    CELL_LIMIT, MAX_ROUNDS, R_COUNTER, R_EXPLOSIVE, R_MOBILE_STRUCTURES, R_STRUCT_IMMOVABLE, R_SWEEP, R_VACATED,
+    CELL_LIMIT, MAX_ROUNDS, R_COUNTER, REMOTE_SP, R_EXPLOSIVE, R_MOBILE_STRUCTURES, R_STRUCT_IMMOVABLE, R_SWEEP, R_VACATED,
     SIDE_LIMIT, CaptureReason, EndReason, EventType as E, FizzleReason, PieceState, Role, UnresolvedReason,
 )
 
@@ -137,6 +137,8 @@ class Engine:
             self.pieces[spec.id] = p
             self.by_cell.setdefault(spec.cell, []).append(p)
         self.slots = {s: list(v) for s, v in scn.field.items()} if scn.field is not None else None
+        self._bonds: dict[str, set[str]] = {}  # 결속 partners per side, fixed at the start (field_effects)
+        self._remote: list | None = None  # pieces with a remote (전투) SP (remote_step)
         self.events: list[Event] = []
         self.unresolved: list[dict] = []
         self.assumed: list[dict] = []
@@ -351,9 +353,13 @@ class Engine:
 
     # ------------------------------------------------------------- field ----
     def field_effects(self, when: str, cell: str | None = None) -> None:
-        """병풍 (별마대): while a face-up 별마대 is on the side's field, the leftmost card's pieces are Lv 6."""
+        """병풍 (별마대): while a face-up 별마대 is on the side's field, the leftmost card's pieces are Lv 6.
+        The `field:` of a scenario is the field after its cards entered: 병풍's card and 결속's partner
+        are read from it once, at the start, and stay fixed for the whole combat turn (a (대응) card
+        trashed in step 2 does not move them: interp.screen.leftmost, interp.bond.face-up)."""
         if self.slots is None:
             return
+        self._bonds = {side: set(bond_partners(_tops(slots)).values()) for side, slots in self.slots.items()}
         for side, slots in self.slots.items():
             formation_on = any(s is not None and s.face_up and s.card == BYEOLMADAE for s in slots)
             left = next(((i, s) for i, s in enumerate(slots) if s is not None), None)
@@ -383,7 +389,7 @@ class Engine:
         """결속 (증폭기): the piece card immediately to the left of each face-up 증폭기. None: no field."""
         if self.slots is None or side not in self.slots:
             return None
-        return set(bond_partners(_tops(self.slots[side])).values())
+        return self._bonds.get(side, set())
 
     # ---------------------------------------------------- response turn ----
     def declare_all(self, encounters: list[str]) -> None:
@@ -439,8 +445,15 @@ class Engine:
         role = self.role(d.side)
         counter = phase == "response" and role is Role.ATTACKER
         if counter and not self.in_force(R_COUNTER):
-            raise self.forbid("counter-before-ruling", "response.opener", d, "side", ruling=R_COUNTER, side=d.side,
-                              as_of=self.as_of, date=self.ruling_date(R_COUNTER))
+            # the page dates the 맞대응 exception for set (대응) cards (its earlier rule: only in the
+            # opponent's round); whether a settled piece's (대응) SP could counter before it, the pages
+            # do not say: declared under the current rule and reported as a gap
+            special = d.card is not None and self.corpus.cards[d.card]["type"] == "special"
+            if special or d.card is None:
+                raise self.forbid("counter-before-ruling", "response.opener", d, "side", ruling=R_COUNTER,
+                                  side=d.side, as_of=self.as_of, date=self.ruling_date(R_COUNTER))
+            self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, ruling=R_COUNTER, index=d.index, side=d.side,
+                     card=d.card, rule="response.counter.requirements")
         ability = None
         card = None
         edef = None
@@ -951,7 +964,6 @@ class Engine:
                     self.emit(E.VACATED, cell=cell, step=2, side=self.vacated_side(cell), cause="stack",
                               continues=False, rule="response.resolve.depart", ruling=R_VACATED)
             resolved_here = True
-            self.field_effects("step2", cell)
         else:
             self.step(cell, 2, empty=True, why="resolved-earlier" if not first else "no-stack",
                       rule="response.resolve.once" if not first else "combat.step2.response")
@@ -965,6 +977,7 @@ class Engine:
         # step 3 — (전투) SP
         self.step(cell, 3)
         self.sp_step(cell)
+        self.remote_step(cell)
         # steps 4–6
         both_mobile_none = not self.mobile(cell, self.attacker) and not self.mobile(cell, self.defender)
         if both_mobile_none:
@@ -1043,6 +1056,79 @@ class Engine:
                         elif isinstance(pr, fx.Buff) and pr.piece == fx.SELF:
                             self.buff(p, pr, 3, p.card, "combat.step3.sp")
                         # other primitives in a (전투) SP: none are defined by the pages
+
+    def distance(self, a: str, b: str, reach: int) -> int | None:
+        """Cells from a to b on the scenario's board, if within `reach` (else reach + 1); None
+        when there is no board or a cell is not on it."""
+        board = self.scn.board
+        if board is None or a not in board.cells or b not in board.cells:
+            return None
+        seen, frontier = {a}, [a]
+        for d in range(reach + 1):
+            if b in frontier:
+                return d
+            nxt = []
+            for c in frontier:
+                for n in board.neighbors(c):
+                    if n not in seen:
+                        seen.add(n)
+                        nxt.append(n)
+            frontier = nxt
+        return reach + 1
+
+    def remote_step(self, cell: str) -> None:
+        """Step 3, remote participants (combat.remote): a mobile piece with a remote (전투) SP in another
+        cell fires in this combat's step 3 when the combat is within its reach (봉수장 지원사격: '2셀
+        이내'), staying in its own cell. An effect or reach the pages do not give is reported, never
+        ignored."""
+        if self._remote is None:  # the pieces whose card has a remote (전투) SP, found once
+            cards = {c for c, _ in REMOTE_SP}
+            self._remote = [p for p in self.pieces.values() if p.card in cards]
+        for side in (self.attacker, self.defender):
+            for p in self._remote:
+                if not p.on_board or p.side != side or p.cell == cell or p.card is None or p.state is not MOBILE:
+                    continue
+                for ab in self.corpus.cards[p.card]["abilities"]:
+                    key = (p.card, ab["name"])
+                    if ab["timing"] != "전투" or key not in REMOTE_SP:
+                        continue
+                    reach = REMOTE_SP[key]
+                    dist = self.distance(p.cell, cell, reach) if reach is not None else None
+                    base = dict(cell=cell, step=3, piece=p.id, card=p.card, ability=ab["name"], remote=True,
+                                home=p.cell)
+                    if self.scn.board_assumed and dist is not None:
+                        self.assume(("remote-board",), choice="board", value=self.scn.board.label,
+                                    rule="combat.remote")
+                    if reach is None or dist is None:
+                        self.emit(E.SP, **base, fired="unknown", why="range-unknown", reach=reach,
+                                  rule="combat.remote")
+                        self.gap(UnresolvedReason.REMOTE_RANGE_UNKNOWN, cell=cell, piece=p.id, card=p.card,
+                                 ability=ab["name"], home=p.cell, reach=reach,
+                                 board=self.scn.board is not None, rule="combat.remote")
+                        continue
+                    if dist > reach:
+                        continue
+                    edef = fx.find(self.effects, p.card, ab["name"])
+                    want = (edef.condition.get("role") if edef is not None else None)
+                    if want is not None and want != self.role(side).value:
+                        self.emit(E.SP, **base, fired=False, why=f"only-{want}", distance=dist, rule="combat.step3.sp")
+                        continue
+                    if edef is None or not edef.known:
+                        self.emit(E.SP, **base, fired="unknown", why="effect-unknown", distance=dist,
+                                  rule="combat.remote")
+                        self.gap(UnresolvedReason.EFFECT_UNKNOWN, cell=cell, piece=p.id, card=p.card,
+                                 ability=ab["name"], remote=True, home=p.cell, distance=dist, rule="combat.remote")
+                        continue
+                    # no remote effect is defined by the pages yet: one given in cards/effects.yaml fires here
+                    self.emit(E.SP, **base, fired=True, why=None, distance=dist, rule="combat.remote")
+                    for pr in edef.effect:
+                        if isinstance(pr, fx.Buff) and pr.piece == fx.SELF:
+                            continue  # the remote piece takes no part in this combat
+                        if isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
+                            bonded = self.bonded_cards(side) or set()
+                            for q in self.in_cell(cell, side):
+                                if q.card in bonded:
+                                    self.buff(q, pr, 3, p.card, "combat.remote")
 
     def finish(self, cell: str, rounds: int, reason: EndReason, resolved_here: bool, standoff: bool = False,
                sweep: bool = False, rule: str | None = None) -> CellResult:
@@ -1151,7 +1237,10 @@ class Engine:
                 pending.remove(c)
                 self.ended.add(c)
                 self.emit(E.VACATED, cell=c, side=self.vacated_side(c), cause="cost", continues=False,
-                          phase="response", rule="response.resolve.depart", ruling=R_VACATED)
+                          phase="response", rule="response.resolve.depart", ruling=R_VACATED,
+                          interpretation="interp.vacated.cost-before-ruling")
+                self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, cell=c, ruling=R_VACATED, cause="cost",
+                         rule="response.cost.emptied-cell", interpretation="interp.vacated.cost-before-ruling")
                 self.order_used.append(c)
                 self.cells_out.append(self.finish(c, 0, EndReason.VACATED, False))
         new_cells: set[str] = set()

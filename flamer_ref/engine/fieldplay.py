@@ -56,6 +56,9 @@ class Card:
     retired: bool = False
     retired_round: int | None = None
     shown_before: bool = False  # has been face up on the field (등장 happened)
+    #: the card a position-reference 등장효과 chose when this card entered (별마대 병풍's leftmost
+    #: card, 증폭기 결속's partner): fixed at entry, not recomputed when the slots change
+    target: "Card | None" = None
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ class FieldPlay:
         self.unresolved: list[dict] = []
         self.shown: set[str] = set()  # piece cards whose 등장 happened (별마대)
         self.entry_bonds: dict[str, str] = {}  # 결속 made by an 증폭기's 등장
+        self.entry_screen: str | None = None  # the card 병풍 chose at 별마대's last 등장 (영구 적용)
         for i, entry in enumerate(initial):
             if entry is None:
                 continue
@@ -137,10 +141,32 @@ class FieldPlay:
         the continuous part stayed after retirement or removal)."""
         if card.name == BYEOLMADAE:
             self.shown.add(BYEOLMADAE)
+            target = screen_target(self._tops())
+            card.target = self._top(target[0]) if target is not None else None
+            self.entry_screen = target[1] if target is not None else None
         if card.name == AMPLIFIER:
             partner = bond_partners(self._tops()).get(i)
+            card.target = self._top(i - 1) if partner is not None else None
             if partner is not None:
                 self.entry_bonds[AMPLIFIER] = partner
+
+    def _on_field(self, card: Card) -> bool:
+        return any(card is c for slot in self.slots for c in slot)
+
+    def _released(self, index: int, gone: Card, how: str) -> None:
+        """`gone` retired or left the field: a 결속 it was part of is released for good (결속은 두
+        카드 중 하나가 필드에서 제거되거나 은퇴하면 해제) — it comes back only when 증폭기 itself enters
+        again. Before 2026-09-04 the continuous part stayed ('영구 적용')."""
+        if self.as_of < "2026-09-04":
+            return
+        for slot in self.slots:
+            for c in slot:
+                if c.name == AMPLIFIER and c.target is not None and (c is gone or c.target is gone):
+                    self.events.append({"type": "bond-released", "action": index, "source": AMPLIFIER,
+                                        "card": c.target.name, "by": gone.name, "how": how,
+                                        "rule": "field.position-reference", "ruling": None,
+                                        "interpretation": "interp.bond.face-up"})
+                    c.target = None
 
     # ------------------------------------------------------------ actions
     def place(self, index: int, name: str, slot: int, face_up: bool) -> None:
@@ -175,6 +201,7 @@ class FieldPlay:
             self.events.append({"type": "retire", "action": index, "card": under.name, "slot": slot,
                                 "face": "up" if under.face_up else "down",
                                 "permanent": self.as_of < "2026-09-04", "rule": "field.retire"})
+            self._released(index, under, "retired")
         if face_up and info["type"] == "piece":
             self._entry_effect(index, i, card, again=False)
 
@@ -258,6 +285,7 @@ class FieldPlay:
         self.slots[i].pop()
         self.events.append({"type": "removed", "action": index, "card": card.name, "slot": slot,
                             "rule": "field.kind-exhausted"})
+        self._released(index, card, "removed")
         self._after_top_left(index, slot, "field.kind-exhausted")
 
     def next_round(self, index: int) -> None:
@@ -273,10 +301,15 @@ class FieldPlay:
                     levels.setdefault(c.name, self.db[c.name]["lv"])
         # 별마대 병풍: while 별마대 is active, the leftmost card's pieces are Lv 6
         permanent = self.as_of < "2026-09-04"  # before the revision: '영구 적용'
-        star_active = any(c.name == BYEOLMADAE for _, c in self._active_piece_cards())
-        star_shown = BYEOLMADAE in self.shown  # also after its card left the field (영구 적용)
-        tops = self._tops()
-        target = screen_target(tops) if (star_active or (permanent and star_shown)) else None
+        star = next((c for _, c in self._active_piece_cards() if c.name == BYEOLMADAE), None)
+        star_active = star is not None
+        # the card 병풍 chose when 별마대 entered (interp.screen.leftmost: fixed at entry); before the
+        # revision it stayed after 별마대 retired or left (영구 적용)
+        if star_active:
+            chosen = star.target.name if star.target is not None and self._on_field(star.target) else None
+        else:
+            chosen = self.entry_screen if permanent and BYEOLMADAE in self.shown else None
+        target = (None, chosen) if chosen is not None else None
         if target is not None:
             levels[target[1]] = SUMUNJANG_LV
             self.events.append({"type": "field-effect", "effect": "병풍", "source": BYEOLMADAE,
@@ -285,7 +318,12 @@ class FieldPlay:
                                 "ruling": None if star_active else "ruling.2026-09-04.entry-effect-duration",
                                 "interpretation": "interp.screen.leftmost", "permanent": not star_active})
         bonds: dict[str, str] = {}
-        for partner in bond_partners(tops).values():
+        for _, amp in self._active_piece_cards():
+            # 결속: made when 증폭기 entered (a partner placed later makes none), released for good
+            # when either card retires or leaves (interp.bond.face-up)
+            if amp.name != AMPLIFIER or amp.target is None or not self._on_field(amp.target) or amp.target.retired:
+                continue
+            partner = amp.target.name
             bonds[AMPLIFIER] = partner
             self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
                                 "card": partner, "rule": "field.position-reference", "ruling": None,

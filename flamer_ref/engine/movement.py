@@ -89,25 +89,85 @@ class MoveResult:
     unresolved: tuple[dict, ...]
 
 
-def _count(positions: dict, sides: dict, cell: str, side: str | None = None, exclude: str | None = None) -> int:
-    return sum(1 for pid, c in positions.items()
-               if c == cell and pid != exclude and (side is None or sides[pid] == side))
-
-
 def _enemy_in(positions: dict, sides: dict, cell: str, side: str) -> bool:
     return any(c == cell and sides[pid] != side for pid, c in positions.items())
 
 
 def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[str], moves: list[MoveOrder],
                   sp_moves: dict[tuple[str, str], SpMove], first_round: bool = False) -> MoveResult:
-    """Apply `moves` in order (interp.move.limit-order). `pieces` have id, side,
-    cell, state ('mobile'/'settled' or enum), structure, card. `sp_moves` maps
-    (card, SP name) to what the SP allows."""
+    """The move turn, simultaneous (move.mov '동시에 이동'; interp.move.limit-order): each path is
+    checked against the positions at the start of the turn (an enemy cell entered ends the move),
+    the cell limits against the positions after all moves; where a limit is still exceeded, the
+    moves into that cell that come later in `moves` are refused, one at a time, until none is.
+    `pieces` have id, side, cell, state ('mobile'/'settled' or enum), structure, card. `sp_moves`
+    maps (card, SP name) to what the SP allows."""
     pieces = list(pieces)
+    sides = {p.id: p.side for p in pieces}
+    refused: dict[int, tuple[str, dict]] = {}  # move index -> (limit reason, detail)
+    while True:
+        run = _paths(pieces, board, attacker, activate, moves, sp_moves, first_round, refused)
+        over = _over_limit(run, sides)
+        if over is None:
+            break
+        index, reason, cell = over
+        refused[index] = (reason, {"cell": cell, "interpretation": "interp.move.limit-order"})
+    errors, events, unresolved, positions = run["errors"], run["events"], run["unresolved"], run["positions"]
+    errors.sort(key=lambda e: (e.move is not None, e.move if e.move is not None else -1))
+    occupied: dict[str, set[str]] = {}
+    mobile_in: set[str] = set()
+    states = {p.id: getattr(p.state, "value", p.state) for p in pieces}
+    for pid, cell in positions.items():
+        occupied.setdefault(cell, set()).add(sides[pid])
+        if states[pid] == "mobile":
+            mobile_in.add(cell)
+    # an encounter needs both sides and a mobile piece: a 대립 cell (settled pieces only on both
+    # sides) is a combat cell again only once a mobile piece is in it (combat.standoff)
+    both = [c for c, s in occupied.items() if len(s) > 1]
+    encounters = tuple(sorted((c for c in both if c in mobile_in), key=cell_sort_key))
+    for c in encounters:
+        events.append({"type": "encounter", "cell": c, "rule": "move.encounter"})
+    for c in sorted((c for c in both if c not in mobile_in), key=cell_sort_key):
+        events.append({"type": "standoff-cell", "cell": c, "rule": "combat.standoff"})
+    return MoveResult(valid=not errors, errors=tuple(errors), positions=positions, encounters=encounters,
+                      events=tuple(events), unresolved=tuple(unresolved))
+
+
+def _over_limit(run: dict, sides: dict) -> tuple[int, str, str] | None:
+    """The first cell (by the latest move into it) whose limits the positions after all moves
+    exceed: (index of the latest applied move that ends a piece there, reason, cell)."""
+    positions, last = run["positions"], run["last_move"]
+    worst = None
+    cells: dict[str, list[str]] = {}
+    for pid, cell in positions.items():
+        cells.setdefault(cell, []).append(pid)
+    for cell, pids in cells.items():
+        per_side: dict[str, int] = {}
+        for pid in pids:
+            per_side[sides[pid]] = per_side.get(sides[pid], 0) + 1
+        total_over = len(pids) > CELL_LIMIT
+        side_over = {s for s, n in per_side.items() if n > SIDE_LIMIT}
+        if not total_over and not side_over:
+            continue
+        # the moves into this cell (pieces that end there by a move), latest in the list first
+        incoming = [last[pid] for pid in pids if pid in last and (total_over or sides[pid] in side_over)]
+        if not incoming:
+            continue
+        index = max(incoming)
+        if worst is None or index > worst[0]:
+            worst = (index, "cell-full" if total_over else "destination-full", cell)
+    return worst
+
+
+def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves: list[MoveOrder],
+           sp_moves: dict[tuple[str, str], SpMove], first_round: bool, refused: dict[int, tuple[str, dict]]) -> dict:
+    """Every move checked on its own against the start of the turn (the limits aside: the
+    moves in `refused` are refused for a limit). Returns errors, events, unresolved, the
+    positions after the applied moves and, per moved piece, the index of its last applied move."""
     by_id = {p.id: p for p in pieces}
     sides = {p.id: p.side for p in pieces}
     start = {p.id: p.cell for p in pieces}
     positions = dict(start)
+    last_move: dict[str, int] = {}
     errors: list[MoveError] = []
     events: list[dict] = []
     unresolved: list[dict] = []
@@ -117,6 +177,9 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
         if detail.get("sp") and reason in SP_RULE_REASONS:
             rule = "move.sp"  # the SP's own distance / state rule, not the normal MOV 2
         errors.append(MoveError(move, piece, reason, rule, ruling, detail))
+
+    def enemy_at_start(cell: str, side: str) -> bool:
+        return _enemy_in(start, sides, cell, side)
 
     # ----- activation cells (move.activation)
     limit = 1 if first_round else 2
@@ -196,8 +259,8 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
             # a step after entering an enemy cell: in this path, or earlier this turn (the
             # piece's movement ended there, move.path.enemy-stop) — checked first: the piece
             # has stopped whatever the next cell is
-            entered_enemy = (_enemy_in(positions, sides, here, p.side) if i > 0
-                             else stopped_at.get(p.id) == here and _enemy_in(positions, sides, here, p.side))
+            entered_enemy = (enemy_at_start(here, p.side) if i > 0
+                             else stopped_at.get(p.id) == here and enemy_at_start(here, p.side))
             if entered_enemy:
                 if can_pass:
                     passed.append(here)
@@ -215,13 +278,9 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
             err(order.index, p.id, bad[0], **bad[1])
             continue
         dest = order.path[-1]
-        # 6 in all is checked first: with two sides a full cell (3 + 3) also holds 3 friendly
-        # pieces, and naming the 6-piece limit is the only way that code can be reached
-        if _count(positions, sides, dest, exclude=p.id) >= CELL_LIMIT:
-            err(order.index, p.id, "cell-full", cell=dest)
-            continue
-        if _count(positions, sides, dest, p.side, exclude=p.id) >= SIDE_LIMIT:
-            err(order.index, p.id, "destination-full", cell=dest)
+        if order.index in refused:  # the limits, checked after all moves (interp.move.limit-order)
+            reason, detail = refused[order.index]
+            err(order.index, p.id, reason, **detail)
             continue
         if both:  # reported only for a move that is applied
             unresolved.append({"reason": "normal-and-sp-move", "move": order.index, "piece": p.id, "rule": "move.sp"})
@@ -235,7 +294,8 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
         if sp is not None and sp.pass_enemies:
             passing.add(p.id)
             passing_sp[p.id] = sp.name
-        stopped = _enemy_in(positions, sides, dest, p.side)
+        last_move[p.id] = order.index
+        stopped = enemy_at_start(dest, p.side)
         if stopped:
             stopped_at[p.id] = dest
         else:
@@ -250,11 +310,5 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
         rule, ruling = REASON_RULE["too-many-cells"]
         errors.insert(activation_errors, MoveError(None, None, "too-many-cells", rule, ruling,
                                                    {"cells": chosen, "limit": limit, "first_round": first_round}))
-    occupied: dict[str, set[str]] = {}
-    for pid, cell in positions.items():
-        occupied.setdefault(cell, set()).add(sides[pid])
-    encounters = tuple(sorted((c for c, s in occupied.items() if len(s) > 1), key=cell_sort_key))
-    for c in encounters:
-        events.append({"type": "encounter", "cell": c, "rule": "move.encounter"})
-    return MoveResult(valid=not errors, errors=tuple(errors), positions=positions, encounters=encounters,
-                      events=tuple(events), unresolved=tuple(unresolved))
+    return {"errors": errors, "events": events, "unresolved": unresolved, "positions": positions,
+            "last_move": last_move}

@@ -71,7 +71,9 @@ stalemate     ``why``: ``no-change`` — a round of steps 4–5 changed nothing;
               changed something but the combat had not ended after ``limit`` rounds. Computing stopped
               either way (see ``unresolved``: ``stalemate`` / ``round-limit``)
 vacated       ``side`` (the side with no piece left), ``cause`` (``cost`` | ``stack``),
-              ``continues`` (true as of 2026-09-24, false before: the combat ended on the spot). A side
+              ``continues`` (true as of 2026-09-24, false before: the combat ended on the spot; a cell
+              emptied by costs before that date also cites ``interpretation``
+              ``interp.vacated.cost-before-ruling``, with an ``unresolved`` gap). A side
               captured by a step-1 (전투) card is no vacancy (no event: it was captured)
 sweep         ``side`` (the sweeping side, null for ``nothing-to-sweep``), ``pieces``, ``applies`` (false:
               the condition failed or the ruling was not in force), ``why`` (``no-piece-left`` |

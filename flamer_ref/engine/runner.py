@@ -26,7 +26,8 @@ def _turn_json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
     return run_any(parse_any(scn_obj, file, corpus), corpus, as_of)
 
 
-RUNNERS = {"combat": _combat_json, "move": _turn_json, "victory": _turn_json, "field": _turn_json}
+RUNNERS = {"combat": _combat_json, "move": _turn_json, "victory": _turn_json, "field": _turn_json,
+           "round": _turn_json}
 SUPPORTED = tuple(RUNNERS)
 
 
@@ -182,7 +183,8 @@ def _try(scn: Scenario, corpus, **kw) -> tuple[dict | None, str | None]:
 
 _TURN_OUTCOME = {"move": ("valid", "positions", "encounters", "errors"),
                  "victory": ("secured", "vp_gain", "vp", "winner", "reasons"),
-                 "field": ("slots", "active", "retired", "levels", "bonds", "errors")}
+                 "field": ("slots", "active", "retired", "levels", "bonds", "errors"),
+                 "round": ("ended", "final")}
 
 
 def compare_turn(scn: dict, corpus, base: str, other: str) -> dict:
@@ -286,6 +288,14 @@ def _expect(exp, act, path: str, out: list) -> None:
             out.append({"path": path, "expected": exp, "actual": act})
             return
         for k, v in exp.items():
+            if k == "events_include" and not path:
+                # events the page states (e.g. a hit and its amount), each given by some of its
+                # fields: every one must match an event of the result
+                for i, w in enumerate(v or []):
+                    if not any(isinstance(e, dict) and all(e.get(f) == x for f, x in w.items())
+                               for e in act.get("events", [])):
+                        out.append({"path": f"events_include[{i}]", "expected": w, "actual": "(없음)"})
+                continue
             if k not in act:
                 out.append({"path": f"{path}.{k}" if path else k, "expected": v, "actual": "(없음)"})
             else:

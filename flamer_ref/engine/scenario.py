@@ -26,9 +26,9 @@ from . import aliases
 from .effects import Destroy, Primitive, _Sink, parse_destroy, parse_effect_list
 from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
 
-KINDS = ("combat", "move", "victory", "field")
+KINDS = ("combat", "move", "victory", "field", "round")
 #: kinds of the scenario contract that this version cannot resolve yet (a clear error, not 'unknown kind')
-PLANNED_KINDS = ("round",)
+PLANNED_KINDS: tuple[str, ...] = ()
 PIECE_KEYS = ("id", "card", "name", "lv", "hp", "atk", "cost", "state", "structure")
 RESPONSE_KEYS = ("side", "card", "ability", "piece", "effect", "target", "cell", "cost")
 BATTLE_KEYS = ("side", "cell", "card", "effect", "target")
@@ -104,6 +104,10 @@ class Scenario:
     lines: Mapping[str, int | None] = field(default_factory=dict)
     #: card names read as another name (see `notice_lines`): {file, line, key, written, card}
     notices: tuple[dict, ...] = ()
+    #: the board, for the reach of a remote (전투) SP (봉수장 지원사격 '2셀 이내'): the file's `board`,
+    #: else the example board when a remote SP piece stands outside the encounter cells (board_assumed)
+    board: Any = None
+    board_assumed: bool = False
 
     @property
     def sides(self) -> tuple[str, str]:
@@ -437,6 +441,42 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
                                         f"비슷한 id: {', '.join(near)}" if near else "cells에 적은 기물의 id를 적으세요"))
     if problems:
         raise DataError(problems)
+    check_response_order(response, attacker, defender, file, corpus)
+    board, board_assumed = _combat_board(doc, file, pieces, corpus)
+    return Scenario(kind=kind, title=title, as_of=as_of, attacker=attacker, defender=defender, field=fld,
+                    cells=tuple(cells), pieces=tuple(pieces), response=response, battle_cards=battle,
+                    combat_order=order, file=file, lines=lines, notices=tuple(sink.notices), board=board,
+                    board_assumed=board_assumed)
+
+
+def _combat_board(doc: dict, file: str, pieces, corpus):
+    """A combat needs a board only for the reach of a remote (전투) SP (combat.remote): the file's
+    `board`, else — when a piece with such an SP stands in a cell that is no encounter — the example
+    board (rules/boards/example.yaml, not the official map; the result says so in `assumed`)."""
+    from .board import BoardError, board_from_spec
+    from .types import REMOTE_SP
+
+    spec = doc.get("board")
+    assumed = False
+    if spec is None:
+        remote_cards = {c for c, _ in REMOTE_SP}
+        sides_at: dict[str, set] = {}
+        for p in pieces:
+            sides_at.setdefault(p.cell, set()).add(p.side)
+        if not any(p.card in remote_cards and len(sides_at[p.cell]) < 2 for p in pieces):
+            return None, False
+        from .turns import example_board
+
+        spec, assumed = example_board(), True
+    try:
+        return board_from_spec(spec), assumed
+    except BoardError as exc:
+        raise DataError([Problem(file, _line(doc, "board"), exc.key, exc.message, exc.fix)]) from None
+
+
+def check_response_order(response, attacker: str, defender: str, file: str, corpus) -> None:
+    """The response turn's order of declarations (response.opener, response.declare.order):
+    a play the rules forbid raises errors.Forbidden."""
     if response and attacker and response[0].side == attacker:  # a play the rules forbid, not bad input
         from ..errors import Forbidden
 
@@ -455,9 +495,6 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
                                                               "index": item.index},
                             refs={"response.declare.order": corpus.clauses["response.declare.order"]["title"]}
                             if "response.declare.order" in corpus.clauses else None)
-    return Scenario(kind=kind, title=title, as_of=as_of, attacker=attacker, defender=defender, field=fld,
-                    cells=tuple(cells), pieces=tuple(pieces), response=response, battle_cards=battle,
-                    combat_order=order, file=file, lines=lines, notices=tuple(sink.notices))
 
 
 def parse_as_of(doc: dict, sink: _Sink) -> str | None:

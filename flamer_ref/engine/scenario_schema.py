@@ -21,7 +21,7 @@ from .aliases import (ADJACENCY_VALUES, BOOL_VALUES, FACE_VALUES, KEYS, KIND_VAL
 #: canonical key → Korean description (hover text), per context
 DESCRIPTIONS: dict[str, dict[str, str]] = {
     "top": {
-        "kind": "시나리오 종류: 전투(combat), 이동(move), 승리확인(victory), 필드(field), 라운드(round, 아직 지원 안 함).",
+        "kind": "시나리오 종류: 전투(combat), 이동(move), 승리확인(victory), 필드(field), 라운드(round, 일곱 턴).",
         "title": "제목. 아무 설명.",
         "as_of": "기준일 YYYY-MM-DD: 이 날짜까지 나온 판정만 적용. 없으면 최신 판정까지.",
         "attacker": "전투·이동: 턴 플레이어(공격자)의 진영 코드. 셀에 나오는 다른 진영이 수비자.",
@@ -78,7 +78,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
                "round": "다음(next): 다음 라운드로.", "exhausted": "N번 자리 기물 카드의 기물이 다 떨어짐."},
     "slot": {"set": "뒷면으로 세트한 카드 이름."},
     "turn_move": {"activate": "이동 활성화 셀 목록.", "moves": "이동 목록."},
-    "produce": {"card": "생산할 카드 이름.", "cell": "놓을 셀."},
+    "produce": {"card": "생산할 카드 이름.", "cell": "놓을 셀.", "id": "새 기물의 id (없으면 자동: 진영-카드-n). 암막턴에 이 id로 뒤집을 수 있음."},
     "blackout": {"piece": "뒤집을 자기 기물 id.", "to": "정착 | 기동."},
 }
 
@@ -181,7 +181,7 @@ def build() -> dict:
         }),
         "turn_move": _object("turn_move", {"activate": cells,
                                            "moves": {"type": "array", "items": {"$ref": "#/$defs/move_item"}}}),
-        "produce_item": _object("produce", {"card": {"type": "string"}, "cell": cell}),
+        "produce_item": _object("produce", {"card": {"type": "string"}, "cell": cell, "id": {"type": ["string", "integer"]}}),
         "blackout_item": _object("blackout", {"piece": {"type": ["string", "integer"]},
                                               "to": {"$ref": "#/$defs/state"}}),
     }

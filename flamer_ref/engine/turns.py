@@ -109,25 +109,35 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
         sink.add(doc, "first_round", "first_round", "first_round는 true 또는 false여야 합니다.")
+    activate, moves = parse_move_block(doc, sink, {p.id: p for p in pieces})
+    if sink.problems:
+        raise DataError(sink.problems)
+    return {"kind": "move", "file": file, "title": doc.get("title"), "as_of": as_of, "sides": sides,
+            "pieces": pieces, "board": board, "assumed": assumed, "outside": outside, "first_round": first_round,
+            "activate": activate, "moves": moves, "notices": list(sink.notices)}
+
+
+def parse_move_block(doc: dict, sink, ids: dict, prefix: str = "") -> tuple[list[str], list[MoveOrder]]:
+    """`activate` and `moves` of a move turn (kind move, or kind round's `move` block with
+    prefix "move.") → (activation cells, MoveOrders); problems go to `sink`."""
     activate = []
     raw_act = doc.get("activate") or []
     if not isinstance(raw_act, list):
-        sink.add(doc, "activate", "activate", "activate는 셀 목록이어야 합니다.", 'activate: ["1,2", "0,3"]')
+        sink.add(doc, "activate", f"{prefix}activate", "activate는 셀 목록이어야 합니다.", 'activate: ["1,2", "0,3"]')
         raw_act = []
     for c in raw_act:
         k = cell_key(c)
         if k is None:
-            sink.add(doc, "activate", "activate", f"셀 {_q(c, '을/를')} 읽을 수 없습니다.", '"x,y" 형식으로 적으세요')
+            sink.add(doc, "activate", f"{prefix}activate", f"셀 {_q(c, '을/를')} 읽을 수 없습니다.", '"x,y" 형식으로 적으세요')
         else:
             activate.append(k)
-    ids = {p.id: p for p in pieces}
     moves: list[MoveOrder] = []
     raw_moves = doc.get("moves") or []
     if not isinstance(raw_moves, list):
-        sink.add(doc, "moves", "moves", "moves는 목록이어야 합니다.", "- {piece: gk, path: [\"2,3\", \"2,4\"]}")
+        sink.add(doc, "moves", f"{prefix}moves", "moves는 목록이어야 합니다.", "- {piece: gk, path: [\"2,3\", \"2,4\"]}")
         raw_moves = []
     for i, m in enumerate(raw_moves):
-        where = f"moves[{i}]"
+        where = f"{prefix}moves[{i}]"
         if not isinstance(m, dict):
             sink.add(doc, "moves", where, "이동은 매핑이어야 합니다 (예: {piece: gk, path: [\"2,3\"]}).")
             continue
@@ -156,11 +166,7 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
             sp = sp.strip()
             sp = sp[len("(이동)"):].strip() if sp.startswith("(이동)") else sp
         moves.append(MoveOrder(i, str(pid), tuple(keys), sp))
-    if sink.problems:
-        raise DataError(sink.problems)
-    return {"kind": "move", "file": file, "title": doc.get("title"), "as_of": as_of, "sides": sides,
-            "pieces": pieces, "board": board, "assumed": assumed, "outside": outside, "first_round": first_round,
-            "activate": activate, "moves": moves, "notices": list(sink.notices)}
+    return activate, moves
 
 
 def sp_moves(corpus) -> dict[tuple[str, str], SpMove]:
@@ -264,8 +270,20 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
         sink.add(doc, "field" if "field" in doc else None, "field", "field(필드)는 왼쪽부터 다섯 자리의 목록이어야 합니다.",
                  "field: [수문장, 장인, null, null, null] — 뒷면 세트는 {set: 카드}")
         raw = []
+    initial = parse_slots(raw, doc, "field", sink, corpus, "field", aliases.shown_key(doc, 'field'))
+    actions = parse_actions(doc, "actions", sink, corpus)
+    if sink.problems:
+        raise DataError(sink.problems)
+    return {"kind": "field", "file": file, "title": doc.get("title"), "as_of": as_of, "side": side,
+            "initial": initial, "actions": actions, "notices": list(sink.notices)}
+
+
+def parse_slots(raw: list, owner, key, sink, corpus, where_key: str, label_prefix: str) -> list[Any]:
+    """Five field slots as written (a card name, {set: NAME} or null; owner[key] is the list)
+    → per slot None or (card, face_up), for FieldPlay; problems go to `sink`."""
+    initial: list[Any] = [None] * 5
     for i, slot in enumerate(raw):
-        where = f"field[{i}]"
+        where = f"{where_key}[{i}]"
         if slot is None:
             continue
         face_up = True
@@ -276,22 +294,29 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
                          "예: 수문장 (앞면) / {set: 재부팅} (뒷면 세트) / null (빈자리)")
                 continue
             name, face_up = slot["set"], False
-        label = f"{aliases.shown_key(doc, 'field')} {i + 1}번 자리"
+        label = f"{label_prefix} {i + 1}번 자리"
         if isinstance(slot, dict):
             card = resolve_card(corpus, name, sink, slot, "set", where, label=label)
         else:
-            card = resolve_card(corpus, name, sink, doc, "field", where, label=label)
+            card = resolve_card(corpus, name, sink, owner, key, where, label=label)
         if card is not None:
             initial[i] = (card, face_up)
+    return initial
+
+
+def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[tuple]:
+    """The field actions listed at doc[key] (kind field's `actions`, kind round's
+    `field_actions.SIDE`) → tuples for apply_action; problems go to `sink`."""
+    where_key = where_key or str(key)
     actions = []
-    raw_actions = doc.get("actions") or []
+    raw_actions = doc.get(key) or []
     if not isinstance(raw_actions, list):
-        sink.add(doc, "actions", "actions", "actions는 목록이어야 합니다.")
+        sink.add(doc, key, where_key, f"{where_key}는 목록이어야 합니다.")
         raw_actions = []
     for i, a in enumerate(raw_actions):
-        where = f"actions[{i}]"
+        where = f"{where_key}[{i}]"
         if not isinstance(a, dict):
-            sink.add(doc, "actions", where, "행동은 매핑이어야 합니다 (예: {place: 별마대, slot: 3, face: up}).")
+            sink.add(doc, key, where, "행동은 매핑이어야 합니다 (예: {place: 별마대, slot: 3, face: up}).")
             continue
         verb = next((k for k in ACTION_KEYS if k in a), None)
         if verb is None:
@@ -325,10 +350,7 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
                 sink.add(a, verb, f"{where}.{verb}", f"{verb}의 값은 자리 번호(1~5)여야 합니다.")
                 continue
             actions.append((verb, i, n))
-    if sink.problems:
-        raise DataError(sink.problems)
-    return {"kind": "field", "file": file, "title": doc.get("title"), "as_of": as_of, "side": side,
-            "initial": initial, "actions": actions, "notices": list(sink.notices)}
+    return actions
 
 
 def run_field(scn: dict, corpus, as_of: str | None = None) -> dict:
@@ -337,22 +359,27 @@ def run_field(scn: dict, corpus, as_of: str | None = None) -> dict:
     as_of = as_of or scn["as_of"] or corpus.latest_date()
     f = FieldPlay(corpus.cards, scn["initial"], as_of)
     for act in scn["actions"]:
-        if act[0] == "place":
-            f.place(act[1], act[2], act[3], act[4])
-        elif act[0] == "activate":
-            f.activate(act[1], act[2])
-        elif act[0] == "trash":
-            f.trash(act[1], act[2])
-        elif act[0] == "exhausted":
-            f.exhausted(act[1], act[2])
-        else:
-            f.next_round(act[1])
+        apply_action(f, act)
     r = f.result()
     out = {"kind": "field", "title": scn["title"], "as_of": as_of, "side": scn["side"], "slots": list(r.slots),
            "active": list(r.active), "retired": list(r.retired), "levels": dict(r.levels), "bonds": dict(r.bonds),
            "round": r.round, "errors": list(r.errors), "events": list(r.events), "unresolved": list(r.unresolved)}
     _messages(out, "field")
     return out
+
+
+def apply_action(f, act: tuple) -> None:
+    """One parsed field action (parse_actions) played on a FieldPlay."""
+    if act[0] == "place":
+        f.place(act[1], act[2], act[3], act[4])
+    elif act[0] == "activate":
+        f.activate(act[1], act[2])
+    elif act[0] == "trash":
+        f.trash(act[1], act[2])
+    elif act[0] == "exhausted":
+        f.exhausted(act[1], act[2])
+    else:
+        f.next_round(act[1])
 
 
 # ------------------------------------------------------------------ glue ----
@@ -366,8 +393,20 @@ def _messages(out: dict, kind: str) -> None:
         item["message"] = render("simulate/turn_message.txt.j2", kind=kind, item=item, data=out).strip()
 
 
-PARSERS = {"move": parse_move, "victory": parse_victory, "field": parse_field}
-RUNS = {"move": run_move, "victory": run_victory, "field": run_field}
+def parse_round(doc: dict, file: str, corpus) -> dict:
+    from .round import parse_round as parse
+
+    return parse(doc, file, corpus)
+
+
+def run_round(scn: dict, corpus, as_of: str | None = None) -> dict:
+    from .round import run_round as run
+
+    return run(scn, corpus, as_of)
+
+
+PARSERS = {"move": parse_move, "victory": parse_victory, "field": parse_field, "round": parse_round}
+RUNS = {"move": run_move, "victory": run_victory, "field": run_field, "round": run_round}
 
 
 def parse_any(doc, file: str, corpus):

@@ -90,6 +90,7 @@ class UnresolvedReason(str, Enum):
     RULING_NOT_IN_FORCE = "ruling-not-in-force"
     EFFECT_UNKNOWN = "effect-unknown"
     NO_RESOLUTION_POINT = "no-resolution-point"
+    REMOTE_RANGE_UNKNOWN = "remote-range-unknown"  # a remote (전투) SP whose reach the board or pages do not give
 
 
 class EndReason(str, Enum):
@@ -116,3 +117,8 @@ R_STRUCT_IMMOVABLE = "ruling.2026-09-24.structures-immovable"
 R_SWEEP = "ruling.2026-09-25.settled-sweep"
 R_EXPLOSIVE = "ruling.2026-09-25.explosive-cost"
 R_BATTLE_BOARD = "ruling.2026-09-20.battle-board"
+
+
+#: 원격 참여 SP (combat.remote): (card, ability) → reach in cells ('봉수장 … 2셀 이내 전투의 SP 발동턴');
+#: None where the pages give no reach (잠식된 석산 광역증폭)
+REMOTE_SP = {("봉수장", "지원사격"): 2, ("잠식된 석산", "광역증폭"): None}

@@ -143,13 +143,14 @@ def test_formation_only_with_face_up_byeolmadae(run):
     assert events(res, "field") == []
 
 
-def test_formation_leftmost_changes_when_set_card_is_trashed(run):
+def test_formation_stays_fixed_when_set_card_is_trashed(run):
     cells = {"1,1": {"A": [C("gk", "수문장", state="settled")], "B": [P("b", lv=5, hp=9, atk=0)]}}
     res = run(scenario(cells, attacker="B", field={"A": [{"set": "재부팅"}, "수문장", "별마대", None, None]},
                        response=[{"side": "A", "card": "재부팅", "target": "gk"}]))
-    # 재부팅 was the leftmost card; once it is trashed in step 2, 수문장 is leftmost: Lv 6
-    f = events(res, "field", effect="병풍")
-    assert f and f[0]["step"] == 2 and f[0]["pieces"] == ["gk"]
+    # 병풍 chose its card when 별마대 entered (issue 10: fixed at entry, interp.screen.leftmost): the
+    # leftmost card was the set 재부팅, and trashing it in step 2 does not move 병풍 to 수문장
+    assert events(res, "field", effect="병풍") == []
+    assert any(a["choice"] == "formation-leftmost-not-piece" for a in res["assumed"])
 
 
 def amp_cells(amp_state="mobile"):

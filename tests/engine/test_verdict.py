@@ -19,7 +19,7 @@ from .conftest import P, scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
-HEAD = {"combat": "판정: ", "move": "판정: ", "victory": "판정: ", "field": "판정: "}
+HEAD = {"combat": "판정: ", "move": "판정: ", "victory": "판정: ", "field": "판정: ", "round": "판정: "}
 
 
 def flamer(*args, stdin=None):
@@ -94,7 +94,7 @@ def test_verdict_of_every_scenario_and_example(corpus):
         assert lines[0].startswith(HEAD[data["kind"]]), (name, lines[0])
         for bad in ("이(가)", "을(를)", "은(는)", "와(과)", "None", "{{", "}}"):
             assert bad not in "\n".join(lines), (name, bad)
-    assert kinds == {"combat", "move", "victory", "field"}
+    assert kinds == {"combat", "move", "victory", "field", "round"}
 
 
 def test_build_is_pure(corpus):

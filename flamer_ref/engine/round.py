@@ -1,0 +1,719 @@
+"""Kind round: one player's whole round on one board — the seven turns in order
+on one state (승리확인 → 보급 → 이동 → 대응 → 전투 → 생산 → 암막, round.turns).
+
+`parse_round(doc, file, corpus)` checks the file (a malformed file is a DataError,
+exit 1); `run_round(scn, corpus, as_of)` plays the turns. Each turn reuses the
+single-turn engines: victory.check_victory (via turns.run_victory),
+movement.resolve_moves (turns.run_move), combat.simulate (the response and combat
+turns, on the positions after the move) and fieldplay.FieldPlay. What one turn
+leaves (positions, states, prisoners, fields, VP, 도르) is what the next starts from.
+
+The field and the board are linked by a piece's `card`: a card retired by an 엎어
+세트 turns all its pieces settled at once (field.retire); an uncovered card's pieces
+turn mobile, except when it was retired in the same round (field.uncover, 2026-09-19
+후속3). An illegal input in one turn is reported in that turn's `errors` with its
+clause and skipped; the round goes on.
+
+Readings where the pages are silent (each reported, never silent):
+- `field_actions` are played right after the 보급턴 (the rules allow any time in one's own
+  round, field.set; the file format fixes one) — said in `assumed`.
+- 보급턴 income: the `values` of the board's cells secured by the player; where one of
+  those values is unknown, the income and the player's 도르 are unknown (null), and
+  `unresolved` names the cells (supply.income). Never a guess.
+- 생산턴: the placement cell is the scenario's (the pages do not say where a produced
+  piece may be placed: one `production-cell-unknown` gap); the cost comes from the card
+  data and is paid from 도르 (interp.production.cost-from-dor); an unknown cost is a gap.
+- 암막턴: turning a piece of a still-retired card mobile is applied and reported as a gap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ..errors import DataError, Forbidden, Problem
+from . import aliases
+from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations, _q,
+                       _unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
+                       resolve_card)
+from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
+
+ROUND_KEYS = ("kind", "title", "as_of", "player", "first_round", "board", "homes", "vp", "dor", "cells", "field",
+              "field_actions", "move", "response", "battle_cards", "combat_order", "produce", "blackout")
+MOVE_BLOCK_KEYS = ("activate", "moves")
+PRODUCE_KEYS = ("card", "cell", "id")
+BLACKOUT_KEYS = ("piece", "to")
+#: the seven turns in order (round.turns)
+TURNS = ("victory", "supply", "move", "response", "combat", "production", "blackout")
+
+#: error reason → clause of the production and blackout turns
+PRODUCTION_RULE = {
+    "card-not-on-field": "production.requires-active",
+    "card-retired": "production.requires-active",
+    "grade-requirement": "field.grades",
+    "off-board": "move.off-board",
+    "destination-full": "production.placement",
+    "cell-full": "production.placement",
+    "not-enough-dor": "production.requires-active",
+}
+BLACKOUT_RULE = {"no-such-piece": "blackout.flip", "not-on-board": "blackout.flip", "not-own-piece": "blackout.flip",
+                 "already-in-state": "blackout.flip"}
+
+
+# ------------------------------------------------------------------ parse ----
+def _side_ints(doc, key: str, sink, sides: list[str]) -> dict:
+    obj = doc.get(key)
+    if obj is None:
+        return {}
+    if not isinstance(obj, dict) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in obj.values()):
+        ko = {"vp": "승점", "dor": "도르"}[key]
+        sink.add(doc, key, key, f"{key}({ko})는 {{진영: 0 이상의 정수}} 매핑이어야 합니다.", f"{key}: {{DGM: 3, BGM: 1}}")
+        return {}
+    return dict(obj)
+
+
+def _homes(doc, sink) -> dict[str, list[str]] | None:
+    from .board import cell_key
+
+    raw = doc.get("homes")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        sink.add(doc, "homes", "homes", "homes는 {진영: [셀 두 개]} 매핑이어야 합니다.", 'homes: {BGM: ["5,5", "6,4"]}')
+        return None
+    out = {}
+    for side, lst in raw.items():
+        keys = [cell_key(c) for c in lst] if isinstance(lst, list) and lst else [None]
+        if any(k is None for k in keys):
+            sink.add(raw, side, f"homes.{side}", "본진은 셀 목록이어야 합니다.", '["5,5", "6,4"]')
+            continue
+        out[side] = keys
+    return out
+
+
+def parse_round(doc: dict, file: str, corpus) -> dict:
+    from .turns import _board, _cells_on_board, _sides, parse_actions, parse_move_block, parse_slots
+
+    sink = ScenarioSink(file)
+    _unknown_keys(sink, doc, ROUND_KEYS, "")
+    as_of = parse_as_of(doc, sink)
+    title = doc.get("title")
+    if title is not None and not isinstance(title, str):
+        sink.add(doc, "title", "title", "title은 문자열이어야 합니다.")
+    cells, pieces, side_order = parse_cells(doc, sink, corpus)
+    for key in ("vp", "dor", "field", "field_actions", "homes"):
+        obj = doc.get(key)
+        for side in (obj if isinstance(obj, dict) else {}):
+            if isinstance(side, str) and side not in side_order:
+                side_order.append(side)
+    sides = _sides(doc, sink, side_order, "player")
+    board, assumed = _board(doc, sink)
+    outside = _cells_on_board(doc, sink, board) if board is not None else []
+    first_round = doc.get("first_round", False)
+    if not isinstance(first_round, bool):
+        sink.add(doc, "first_round", "first_round", "first_round는 true 또는 false여야 합니다.")
+    vp = _side_ints(doc, "vp", sink, side_order)
+    dor = _side_ints(doc, "dor", sink, side_order)
+    homes = _homes(doc, sink)
+
+    # ----- fields and field actions
+    fields: dict[str, list] = {}
+    fobj = doc.get("field")
+    if fobj is not None:
+        if not isinstance(fobj, dict):
+            sink.add(doc, "field", "field", "field(필드)는 진영 코드 → 다섯 자리 목록 매핑이어야 합니다.",
+                     "field: {DGM: [수문장, 장인, null, null, null]}")
+        else:
+            for side, slots in fobj.items():
+                if not isinstance(slots, list) or len(slots) != 5:
+                    sink.add(fobj, side, f"field.{side}", "필드는 왼쪽부터 다섯 자리의 목록이어야 합니다 (빈자리는 null).",
+                             "[수문장, 장인, null, null, null] 처럼 다섯 개를 적으세요")
+                    continue
+                fields[side] = parse_slots(slots, fobj, side, sink, corpus, f"field.{side}",
+                                           f"{aliases.shown_key(doc, 'field')} {side}")
+    field_actions: dict[str, list] = {}
+    faobj = doc.get("field_actions")
+    if faobj is not None:
+        if not isinstance(faobj, dict):
+            sink.add(doc, "field_actions", "field_actions", "field_actions(필드행동)는 진영 코드 → 행동 목록 매핑이어야 합니다.",
+                     "field_actions: {DGM: [{place: 별마대, slot: 3, face: up}]}")
+        else:
+            for side in faobj:
+                if side not in fields:
+                    sink.add(faobj, side, f"field_actions.{side}",
+                             f"진영 {side}의 필드 행동이 있는데 field(필드)에 그 진영의 다섯 자리가 없습니다.",
+                             f"field: {{{side}: [...]}}로 행동 전의 필드를 적으세요")
+                    continue
+                field_actions[side] = parse_actions(faobj, side, sink, corpus, f"field_actions.{side}")
+
+    # ----- the move turn
+    ids = {p.id: p for p in pieces}
+    activate: list[str] = []
+    moves: list = []
+    mobj = doc.get("move")
+    if mobj is not None:
+        if not isinstance(mobj, dict):
+            sink.add(doc, "move", "move", "move(이동턴)는 {활성화, 이동} 매핑이어야 합니다.",
+                     'move: {activate: ["1,2"], moves: [{piece: gk, path: ["2,3", "2,4"]}]}')
+        elif _unknown_keys(sink, mobj, MOVE_BLOCK_KEYS, "move"):
+            activate, moves = parse_move_block(mobj, sink, ids, "move.")
+
+    # ----- the response and combat turns
+    response = _declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order)
+    battle = _declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order)
+    order = None
+    co = doc.get("combat_order")
+    if co is not None:
+        if not isinstance(co, list) or not co:
+            sink.add(doc, "combat_order", "combat_order", "combat_order는 셀 목록이어야 합니다.", '["2,4", "3,3"]')
+        else:
+            order = []
+            for i, c in enumerate(co):
+                cc = normalize_cell(c)
+                if cc is None or cc in order:
+                    sink.add(doc, "combat_order", f"combat_order[{i}]",
+                             f"셀 {_q(c, '을/를')} 읽을 수 없거나 두 번 나옵니다.", '"x,y" 형식, 셀마다 한 번')
+                else:
+                    order.append(cc)
+            order = tuple(order)
+
+    # ----- the production and blackout turns
+    produce = []
+    raw = doc.get("produce") or []
+    if not isinstance(raw, list):
+        sink.add(doc, "produce", "produce", "produce(생산)는 {카드, 셀} 목록이어야 합니다.", '- {card: 수문장, cell: "0,2"}')
+        raw = []
+    new_ids: set[str] = set()
+    for i, it in enumerate(raw):
+        where = f"produce[{i}]"
+        if not isinstance(it, dict):
+            sink.add(doc, "produce", where, "생산 항목은 매핑이어야 합니다 (예: {card: 수문장, cell: \"0,2\"}).")
+            continue
+        if not _unknown_keys(sink, it, PRODUCE_KEYS, where):
+            continue
+        card = resolve_card(corpus, it.get("card"), sink, it, "card", f"{where}.card", pieces_only=True)
+        if card is not None and corpus.cards[card]["type"] != "piece":
+            sink.add(it, "card", f"{where}.card", f"{_q(card, '은/는')} 특수카드라 생산할 수 없습니다.", "기물 카드 이름을 적으세요")
+            card = None
+        cell = normalize_cell(it.get("cell"))
+        if cell is None:
+            sink.add(it, "cell" if "cell" in it else None, f"{where}.cell", "생산 항목에는 놓을 셀 cell이 있어야 합니다.",
+                     'cell: "0,2" 처럼 적으세요')
+        pid = it.get("id")
+        if pid is not None:
+            pid = str(pid)
+            if pid in ids or pid in new_ids:
+                sink.add(it, "id", f"{where}.id", f"기물 id {_q(pid, '이/가')} 이미 있습니다.", "다른 id를 적으세요")
+                continue
+            new_ids.add(pid)
+        if card is not None and cell is not None:
+            produce.append({"index": i, "card": card, "cell": cell, "id": pid, "line": getattr(it, "line", None)})
+    blackout = []
+    raw = doc.get("blackout") or []
+    if not isinstance(raw, list):
+        sink.add(doc, "blackout", "blackout", "blackout(암막)은 {기물, 상태} 목록이어야 합니다.", "- {piece: gk, to: settled}")
+        raw = []
+    for i, it in enumerate(raw):
+        where = f"blackout[{i}]"
+        if not isinstance(it, dict):
+            sink.add(doc, "blackout", where, "암막 항목은 매핑이어야 합니다 (예: {piece: gk, to: settled}).")
+            continue
+        if not _unknown_keys(sink, it, BLACKOUT_KEYS, where):
+            continue
+        pid, to = it.get("piece"), it.get("to")
+        if pid is None or isinstance(pid, (dict, list, bool)):
+            sink.add(it, "piece" if "piece" in it else None, f"{where}.piece", "암막 항목에는 기물 id piece가 있어야 합니다.")
+            continue
+        if to not in ("mobile", "settled"):
+            sink.add(it, "to" if "to" in it else None, f"{where}.to", f"상태 {_q(to, '을/를')} 모릅니다.",
+                     "정착(settled, 뒷면) 또는 기동(mobile, 앞면) 중 하나를 적으세요")
+            continue
+        blackout.append({"index": i, "piece": str(pid), "to": to})
+    if sink.problems:
+        raise DataError(sink.problems)
+
+    # piece references in declarations (a piece produced later cannot be referred to)
+    problems = []
+    for d in list(response) + list(battle):
+        refs = [("target", d.target), ("piece", d.piece)]
+        refs += [(f"cost[{j}]", c.piece) for j, c in enumerate(d.cost) if c.piece not in (None, "self")]
+        for prim in d.effect or ():
+            ref = getattr(prim, "piece", None)
+            if ref is not None and ref not in ("target", "self", "bonded"):
+                refs.append(("effect", ref))
+        for key, ref in refs:
+            if ref is not None and ref not in ids:
+                problems.append(Problem(file, d.line_of(key.split("[")[0]), f"{d.where}.{key}",
+                                        f"기물 id {_q(ref, '이/가')} cells에 없습니다.", "cells에 적은 기물의 id를 적으세요"))
+    if problems:
+        raise DataError(problems)
+    return {"kind": "round", "file": file, "title": title, "as_of": as_of, "sides": sides, "pieces": pieces,
+            "board": board, "assumed": assumed, "outside": outside, "first_round": first_round, "vp": vp, "dor": dor,
+            "homes": homes, "fields": fields, "field_actions": field_actions, "activate": activate, "moves": moves,
+            "response": tuple(response), "battle_cards": tuple(battle), "combat_order": order, "produce": produce,
+            "blackout": blackout, "notices": list(sink.notices)}
+
+
+# -------------------------------------------------------------------- run ----
+class _Round:
+    """The state one turn leaves to the next."""
+
+    def __init__(self, scn: dict, corpus, as_of: str):
+        from .fieldplay import FieldPlay
+
+        self.scn, self.corpus, self.as_of = scn, corpus, as_of
+        self.player, self.opponent = scn["sides"]
+        self.sides = (self.player, self.opponent)
+        self.pieces: dict[str, PieceSpec] = {p.id: p for p in scn["pieces"]}
+        self.on_board: set[str] = set(self.pieces)
+        self.prisoners: dict[str, list[str]] = {s: [] for s in self.sides}
+        self.fragments: list[str] = []
+        self.removed: list[str] = []
+        self.vp = {s: scn["vp"].get(s, 0) for s in self.sides}
+        self.dor: dict[str, int | None] = {s: scn["dor"].get(s, 0) for s in self.sides}
+        self.fields = {s: FieldPlay(corpus.cards, init, as_of) for s, init in scn["fields"].items()}
+        self._seen = {s: len(f.events) for s, f in self.fields.items()}
+        board = scn["board"]
+        self.homes = scn["homes"] if scn["homes"] is not None else {s: list(c) for s, c in board.homes.items()}
+        self.events: list[dict] = []
+        self.unresolved: list[dict] = []
+        self.assumed: list[dict] = list(scn["assumed"])
+        self.turns: list[dict] = []
+        self.ended: dict | None = None
+        self._order = len(self.pieces)
+
+    # ------------------------------------------------------------ helpers
+    def board_pieces(self) -> list[PieceSpec]:
+        return [p for pid, p in self.pieces.items() if pid in self.on_board]
+
+    def count(self, cell: str, side: str | None = None) -> int:
+        return sum(1 for p in self.board_pieces() if p.cell == cell and (side is None or p.side == side))
+
+    def gap(self, turn: str, reason: str, **kw) -> dict:
+        item = {"reason": reason, "turn": turn, **kw}
+        self.unresolved.append(item)
+        return item
+
+    def set_state(self, pid: str, to: str) -> None:
+        self.pieces[pid] = replace(self.pieces[pid], state=PieceState(to))
+
+    def link_field(self, side: str, turn: str, out: list[dict]) -> None:
+        """New field events of `side` → the board: a retired card's pieces turn settled at once
+        (field.retire); an uncovered card's pieces turn mobile unless retired this round
+        (field.uncover, 2026-09-19 후속3)."""
+        f = self.fields[side]
+        new = f.events[self._seen[side]:]
+        self._seen[side] = len(f.events)
+        for ev in new:
+            if ev["type"] not in ("retire", "uncover"):
+                continue
+            mine = [p.id for p in self.board_pieces() if p.side == side and p.card == ev["card"]]
+            if ev["type"] == "retire":
+                flipped = [pid for pid in mine if self.pieces[pid].state is not PieceState.SETTLED]
+                for pid in flipped:
+                    self.set_state(pid, "settled")
+                link = {"type": "link", "turn": turn, "side": side, "card": ev["card"], "cause": "retire",
+                        "pieces": flipped, "to": "settled", "rule": "field.retire"}
+            else:
+                if ev.get("pieces") == "none":
+                    continue
+                stay = ev.get("pieces") == "stay-settled"
+                flipped = [] if stay else [pid for pid in mine if self.pieces[pid].state is not PieceState.MOBILE]
+                for pid in flipped:
+                    self.set_state(pid, "mobile")
+                link = {"type": "link", "turn": turn, "side": side, "card": ev["card"], "cause": "uncover",
+                        "pieces": flipped if not stay else mine, "to": "settled" if stay else "mobile",
+                        "same_round": stay, "rule": "field.uncover",
+                        "ruling": "ruling.2026-09-19.followup3" if stay else None}
+            out.append(link)
+            self.events.append(link)
+
+    def card_slot(self, side: str, card: str) -> tuple[int, Any] | None:
+        """(slot number, Card) of a top card named `card` on the side's field."""
+        f = self.fields[side]
+        for i in range(5):
+            top = f._top(i)
+            if top is not None and top.name == card:
+                return i + 1, top
+        return None
+
+    def combat_field(self) -> dict | None:
+        if not self.fields:
+            return None
+        out = {}
+        for side, f in self.fields.items():
+            row = []
+            for i in range(5):
+                top = f._top(i)
+                row.append(None if top is None else Slot(top.name, top.face_up, top.type))
+            out[side] = tuple(row)
+        return out
+
+    def start(self, turn: str) -> None:
+        self.events.append({"type": "turn", "turn": turn, "rule": "round.turns"})
+
+    # -------------------------------------------------------------- turns
+    def victory(self) -> None:
+        from .turns import run_victory
+
+        self.start("victory")
+        scn = {"kind": "victory", "title": None, "sides": self.sides, "pieces": self.board_pieces(),
+               "vp": dict(self.vp), "homes": self.homes}
+        res = run_victory(scn, self.corpus, self.as_of)
+        self.vp = dict(res["vp"])
+        self.turns.append({"turn": "victory", "result": res})
+        self._secured_cells = res["cells"]
+        if res["winner"]:
+            self.ended = {"winner": res["winner"], "reasons": list(res["reasons"])}
+            self.events.append({"type": "game-end", "turn": "victory", "winner": res["winner"],
+                                "reasons": list(res["reasons"]), "rule": "victory.conditions"})
+
+    def supply(self) -> None:
+        from .turns import apply_action
+
+        self.start("supply")
+        values = self.scn["board"].values
+        counted, unknown, not_counted, events = [], [], [], []
+        for cell, c in sorted(self._secured_cells.items(), key=lambda kv: cell_sort_key(kv[0])):
+            if c["status"] == "secured" and c["by"] == self.player:
+                v = values.get(cell)
+                if isinstance(v, int) and not isinstance(v, bool):
+                    counted.append({"cell": cell, "value": v})
+                    events.append({"type": "income", "cell": cell, "value": v, "rule": "supply.income"})
+                else:
+                    unknown.append(cell)
+                    events.append({"type": "income", "cell": cell, "value": None, "rule": "supply.income"})
+            elif self.player in c["sides"]:
+                why = "contested" if c["status"] == "contested" else "occupied"
+                not_counted.append({"cell": cell, "why": why})
+                events.append({"type": "no-income", "cell": cell, "why": why, "rule": "victory.secure"})
+        before = self.dor[self.player]
+        known = sum(x["value"] for x in counted)
+        income = None if unknown else known
+        if unknown:
+            self.gap("supply", "cell-value-unknown", cells=unknown, known=known, rule="supply.income",
+                     board=self.scn["board"].label)
+        after = None if income is None or before is None else before + income
+        self.dor[self.player] = after
+        events.append({"type": "dor", "side": self.player, "before": before, "income": income, "after": after,
+                       "rule": "supply.income"})
+        result: dict[str, Any] = {"income": income, "dor": dict(self.dor), "dor_before": before, "cells": counted,
+                                  "unknown_values": unknown, "known_income": known, "not_counted": not_counted,
+                                  "events": events, "errors": [], "unresolved": [u for u in self.unresolved
+                                                                                  if u["turn"] == "supply"]}
+        # field actions: played right after the 보급턴 (the file format's one moment; field.set allows any)
+        fa = self.scn["field_actions"]
+        if fa:
+            self.assumed.append({"choice": "field-actions-after-supply", "rule": "field.set"})
+            links: list[dict] = []
+            per_side = {}
+            for side, actions in fa.items():
+                f = self.fields[side]
+                e0, ev0, u0 = len(f.errors), len(f.events), len(f.unresolved)
+                for act in actions:
+                    if side != self.player and act[0] == "place":
+                        f.errors.append({"action": act[1], "reason": "not-own-round", "rule": "field.set",
+                                         "card": act[2], "slot": act[3]})
+                        continue
+                    apply_action(f, act)
+                    self.link_field(side, "supply", links)
+                errs = [{"side": side, **e} for e in f.errors[e0:]]
+                result["errors"] += errs
+                per_side[side] = {"events": list(f.events[ev0:]), "errors": errs}
+                for u in f.unresolved[u0:]:
+                    self.gap("supply", u["reason"], side=side, **{k: v for k, v in u.items() if k != "reason"})
+            result["field_actions"] = per_side
+            result["links"] = links
+        self.turns.append({"turn": "supply", "result": result})
+
+    def move(self) -> list[str]:
+        from .turns import run_move
+
+        self.start("move")
+        scn = {"kind": "move", "title": None, "sides": self.sides, "pieces": self.board_pieces(),
+               "board": self.scn["board"], "assumed": [], "outside": self.scn["outside"],
+               "first_round": self.scn["first_round"], "activate": self.scn["activate"], "moves": self.scn["moves"]}
+        res = run_move(scn, self.corpus, self.as_of)
+        for pid, cell in res["positions"].items():
+            if self.pieces[pid].cell != cell:
+                self.pieces[pid] = replace(self.pieces[pid], cell=cell)
+        self.turns.append({"turn": "move", "result": res})
+        return list(res["encounters"])
+
+    def combat(self, encounters: list[str]) -> None:
+        from .combat import simulate
+
+        scn = self.scn
+        if not encounters:
+            for key, turn in (("response", "response"), ("battle_cards", "combat")):
+                if scn[key]:
+                    self.events.append({"type": "skipped", "turn": turn, "why": "no-encounter", "ignored": len(scn[key]),
+                                        "rule": "response.needs-encounter" if turn == "response" else "combat.occurs"})
+            return
+        response, battle = list(scn["response"]), list(scn["battle_cards"])
+        errors: dict[str, list[dict]] = {"response": [], "combat": []}
+        for _ in range(len(response) + len(battle) + 1):
+            pieces = tuple(sorted(self.board_pieces(), key=lambda p: p.order))
+            cells = tuple(sorted({p.cell for p in pieces}, key=cell_sort_key))
+            cscn = Scenario(kind="combat", title=scn["title"], as_of=self.as_of, attacker=self.player,
+                            defender=self.opponent, field=self.combat_field(), cells=cells, pieces=pieces,
+                            response=tuple(response), battle_cards=tuple(battle), combat_order=scn["combat_order"],
+                            file=scn["file"], lines={}, notices=())
+            try:
+                check_response_order(cscn.response, self.player, self.opponent, scn["file"], self.corpus)
+                res = simulate(cscn, self.corpus, as_of=self.as_of).to_json()
+                break
+            except Forbidden as exc:
+                key = exc.where.get("key") or ""
+                hit = None
+                for lst, turn in ((response, "response"), (battle, "combat")):
+                    for d in lst:
+                        if key == d.where or key.startswith(d.where + "."):
+                            hit = (lst, turn, d)
+                            break
+                    if hit:
+                        break
+                if hit is None:
+                    raise
+                lst, turn, d = hit
+                lst.remove(d)
+                errors[turn].append({"item": d.where, "side": d.side, "card": d.card, "reason": exc.reason,
+                                     "rule": exc.rule, "ruling": exc.ruling, "message": exc.why})
+        else:  # pragma: no cover - every pass removes one item, so the loop ends by break
+            raise DataError([Problem(scn["file"], None, "response", "대응턴 선언을 정리하지 못했습니다.")])
+        # the board after the combat turn
+        positions = res["positions"]
+        for pid in list(self.on_board):
+            if pid not in positions:
+                self.on_board.discard(pid)
+            elif positions[pid] != self.pieces[pid].cell:
+                self.pieces[pid] = replace(self.pieces[pid], cell=positions[pid])
+        for ev in res["events"]:
+            if ev["type"] == "flip" and ev.get("piece") in self.on_board:
+                self.set_state(ev["piece"], ev["to"])
+        for side, ids in res["prisoners"].items():
+            self.prisoners.setdefault(side, []).extend(ids)
+        self.fragments += res["fragments"]
+        self.removed += res["removed"]
+        declared = [e for e in res["events"] if e.get("phase") == "response"]
+        if response or errors["response"]:
+            self.start("response")
+            self.turns.append({"turn": "response", "result": {
+                "opened_by": self.opponent, "declarations": [e for e in declared if e["type"] == "declare"],
+                "events": declared, "errors": errors["response"], "unresolved": []}})
+        elif not response:
+            self.events.append({"type": "skipped", "turn": "response", "why": "no-declaration",
+                                "rule": "response.when"})
+        self.start("combat")
+        res["errors"] = errors["combat"]
+        self.turns.append({"turn": "combat", "result": res})
+        for u in res["unresolved"]:
+            self.unresolved.append({**u, "turn": "combat"})
+        # a (대응) card trashed in step 2 frees its slot: the card it covered comes back (field.uncover)
+        links: list[dict] = []
+        for ev in res["events"]:
+            if ev["type"] == "field" and ev.get("effect") == "trash" and ev.get("side") in self.fields:
+                f = self.fields[ev["side"]]
+                top = f._top(ev["slot"] - 1)
+                if top is not None and top.name == ev.get("card"):
+                    f.trash(-1, ev["slot"])
+                    self.link_field(ev["side"], "combat", links)
+        if links:
+            res["links"] = links
+
+    def production(self) -> None:
+        self.start("production")
+        board = self.scn["board"]
+        placed, errors, events = [], [], []
+        f = self.fields.get(self.player)
+        items = self.scn["produce"]
+        if items:
+            self.gap("production", "production-cell-unknown", cells=sorted({x["cell"] for x in items}, key=cell_sort_key),
+                     rule="production.placement")
+            if f is None:
+                self.gap("production", "production-field-unknown", cards=sorted({x["card"] for x in items}),
+                         rule="production.requires-active")
+        counters: dict[str, int] = {}
+        for it in items:
+            card, cell, idx = it["card"], it["cell"], it["index"]
+
+            def refuse(reason, **detail):
+                errors.append({"produce": idx, "card": card, "cell": cell, "reason": reason,
+                               "rule": PRODUCTION_RULE[reason], **detail})
+
+            slot = None
+            if f is not None:
+                slot = self.card_slot(self.player, card)
+                if slot is None:
+                    under = any(c.name == card for s in f.slots for c in s[:-1])
+                    refuse("card-retired" if under else "card-not-on-field")
+                    continue
+            if not board.on_board(cell):
+                refuse("off-board", sea=cell in board.sea)
+                continue
+            if self.count(cell) >= CELL_LIMIT:
+                refuse("cell-full")
+                continue
+            if self.count(cell, self.player) >= SIDE_LIMIT:
+                refuse("destination-full")
+                continue
+            cost = self.corpus.cards[card].get("cost")
+            have = self.dor[self.player]
+            if cost is not None and have is not None and have < cost:
+                refuse("not-enough-dor", cost=cost, dor=have, interpretation="interp.production.cost-from-dor")
+                continue
+            activated = False
+            if slot is not None and not slot[1].face_up:
+                e0 = len(f.errors)
+                f.activate(-1, slot[0])
+                if len(f.errors) > e0:
+                    f.errors.pop()
+                    refuse("grade-requirement", slot=slot[0])
+                    continue
+                activated = True
+                entry = next((e for e in reversed(f.events) if e["type"] == "entry" and e["card"] == card), None)
+                events.append({"type": "activate", "produce": idx, "card": card, "slot": slot[0],
+                               "entry_effect": bool(entry and entry.get("has_entry_effect")),
+                               "rule": "production.requires-active"})
+                self._seen[self.player] = len(f.events)
+            if cost is None:
+                self.gap("production", "production-cost-unknown", card=card, produce=idx,
+                         rule="production.requires-active", interpretation="interp.production.cost-from-dor")
+            elif have is None:
+                self.gap("production", "dor-unknown", card=card, cost=cost, produce=idx, rule="supply.income")
+            else:
+                self.dor[self.player] = have - cost
+                events.append({"type": "pay", "produce": idx, "card": card, "cost": cost, "before": have,
+                               "after": have - cost, "rule": "production.requires-active",
+                               "interpretation": "interp.production.cost-from-dor"})
+            pid = it["id"]
+            if pid is None:
+                base = f"{self.player}-{card}"
+                while True:
+                    counters[base] = counters.get(base, 0) + 1
+                    pid = f"{base}-{counters[base]}"
+                    if pid not in self.pieces:
+                        break
+            c = self.corpus.cards[card]
+            self.pieces[pid] = PieceSpec(id=pid, side=self.player, cell=cell, card=card, name=None, lv=c.get("lv"),
+                                         hp=c.get("hp"), atk=c.get("atk"), cost=c.get("cost"),
+                                         state=PieceState.MOBILE, structure=bool(c.get("structure")),
+                                         order=self._order, line=it["line"])
+            self._order += 1
+            self.on_board.add(pid)
+            placed.append({"produce": idx, "piece": pid, "card": card, "cell": cell, "state": "mobile",
+                           "cost": cost, "activated": activated})
+            events.append({"type": "place", "produce": idx, "piece": pid, "card": card, "cell": cell,
+                           "state": "mobile", "rule": "production.placement"})
+        self.turns.append({"turn": "production", "result": {
+            "placed": placed, "errors": errors, "events": events, "dor": dict(self.dor),
+            "unresolved": [u for u in self.unresolved if u["turn"] == "production"]}})
+
+    def blackout(self) -> None:
+        self.start("blackout")
+        flipped, errors, events = [], [], []
+        retired = set()
+        if self.player in self.fields:
+            retired = {c.name for s in self.fields[self.player].slots for c in s if c.type == "piece" and c.retired}
+        for it in self.scn["blackout"]:
+            pid, to, idx = it["piece"], it["to"], it["index"]
+
+            def refuse(reason, **detail):
+                errors.append({"blackout": idx, "piece": pid, "to": to, "reason": reason,
+                               "rule": BLACKOUT_RULE[reason], **detail})
+
+            p = self.pieces.get(pid)
+            if p is None:
+                refuse("no-such-piece")
+                continue
+            if pid not in self.on_board:
+                where = ("prisoner" if any(pid in v for v in self.prisoners.values())
+                         else "fragment" if pid in self.fragments else "removed")
+                refuse("not-on-board", where=where)
+                continue
+            if p.side != self.player:
+                refuse("not-own-piece", side=p.side)
+                continue
+            if p.state.value == to:
+                refuse("already-in-state")
+                continue
+            if to == "mobile" and p.card in retired:
+                self.gap("blackout", "retired-card-flip", piece=pid, card=p.card, rule="field.retire")
+            self.set_state(pid, to)
+            flipped.append({"piece": pid, "from": p.state.value, "to": to, "cell": p.cell})
+            events.append({"type": "flip", "blackout": idx, "piece": pid, "from": p.state.value, "to": to,
+                           "cell": p.cell, "rule": "blackout.flip"})
+        self.turns.append({"turn": "blackout", "result": {
+            "flipped": flipped, "errors": errors, "events": events,
+            "unresolved": [u for u in self.unresolved if u["turn"] == "blackout"]}})
+
+    # ------------------------------------------------------------- result
+    def final(self) -> dict:
+        levels: dict[str, dict] = {}
+        field_out = None
+        if self.fields:
+            field_out = {}
+            for side, f in self.fields.items():
+                r = f.result()
+                levels[side] = dict(r.levels)
+                field_out[side] = {"slots": list(r.slots), "active": list(r.active), "retired": list(r.retired),
+                                   "levels": dict(r.levels), "bonds": dict(r.bonds)}
+        cells: dict[str, dict] = {}
+        for p in sorted(self.board_pieces(), key=lambda p: (cell_sort_key(p.cell), p.order)):
+            lv = p.lv
+            if p.card and "lv" not in p.given and levels.get(p.side, {}).get(p.card) is not None:
+                lv = levels[p.side][p.card]
+            item = {"id": p.id, **({"card": p.card} if p.card else {"name": p.name}), "state": p.state.value,
+                    "lv": lv, "hp": p.hp, "atk": p.atk, "cost": p.cost, "structure": p.structure}
+            cells.setdefault(p.cell, {}).setdefault(p.side, []).append(item)
+        out = {"cells": cells, "vp": dict(self.vp), "dor": dict(self.dor),
+               "prisoners": {s: list(v) for s, v in self.prisoners.items()}, "fragments": list(self.fragments),
+               "removed": list(self.removed)}
+        if field_out is not None:
+            out["field"] = field_out
+        return out
+
+
+def run_round(scn: dict, corpus, as_of: str | None = None) -> dict:
+    as_of = as_of or scn["as_of"] or corpus.latest_date()
+    r = _Round(scn, corpus, as_of)
+    r.victory()
+    if r.ended is None:
+        r.supply()
+        encounters = r.move()
+        r.combat(encounters)
+        r.production()
+        r.blackout()
+    if scn["outside"]:
+        r.unresolved.insert(0, {"reason": "outside-example-board", "turn": None, "cells": list(scn["outside"]),
+                                "rule": "move.off-board"})
+    pieces = {p.id: {"label": p.card or p.name or p.id, "side": p.side, "card": p.card, "name": p.name}
+              for p in r.pieces.values()}
+    out = {"kind": "round", "title": scn["title"], "as_of": as_of, "player": r.player, "opponent": r.opponent,
+           "turns": r.turns, "ended": r.ended, "final": r.final(), "events": r.events,
+           "unresolved": [], "assumed": r.assumed, "pieces": pieces,
+           "board": {"label": scn["board"].label, "values": dict(scn["board"].values),
+                     "homes": {s: list(c) for s, c in r.homes.items()}},
+           "vp_before": {s: scn["vp"].get(s, 0) for s in r.sides},
+           "dor_before": {s: scn["dor"].get(s, 0) for s in r.sides}}
+    # every gap any turn met, in turn order: the sub-turns' own gaps (already worded) and the round's
+    from ..render import render
+
+    seen_turns = set()
+    for t in r.turns:
+        res = t["result"]
+        for item in res.get("errors", []):
+            if "message" not in item:
+                item["message"] = render("simulate/round_message.txt.j2", turn=t["turn"], item=item, data=out).strip()
+        if t["turn"] in ("victory", "move"):
+            for u in res.get("unresolved", []):
+                out["unresolved"].append({**u, "turn": t["turn"]})
+        seen_turns.add(t["turn"])
+    for u in r.unresolved:
+        if "message" not in u:
+            u["message"] = render("simulate/round_message.txt.j2", turn=u.get("turn"), item=u, data=out).strip()
+        out["unresolved"].append(u)
+    for t in r.turns:  # the round's own gaps, also listed under the turn that met them
+        if t["turn"] in ("supply", "production", "blackout"):
+            t["result"]["unresolved"] = [u for u in out["unresolved"] if u.get("turn") == t["turn"]]
+    return out

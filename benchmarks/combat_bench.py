@@ -18,7 +18,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from flamer_ref.corpus import load  # noqa: E402
 from flamer_ref.engine import parse_scenario, simulate  # noqa: E402
-from flamer_ref.engine.effects import load_effects  # noqa: E402
 
 
 def build(n: int) -> dict:
@@ -56,7 +55,7 @@ def measure(corpus, effects, n: int, repeat: int = 5) -> tuple[float, float, int
 def main(argv: list[str]) -> None:
     sizes = [int(a) for a in argv] or [100, 250, 500]
     corpus = load()
-    effects = load_effects(corpus)
+    effects = corpus.effects  # cards/effects.yaml, read once by the data layer
     measure(corpus, effects, 10, repeat=1)  # warm up
     rows = []
     print(f"{'cells':>6} {'parse+resolve s':>16} {'resolve s':>10} {'combats/s':>10} {'events':>8}")

@@ -127,7 +127,7 @@ def _all_cases(corpus: Corpus) -> list[dict]:
 def _run(corpus: Corpus, case: dict, as_of: str | None) -> dict:
     """Resolve one case at as_of and check it against the page, exactly as `flamer examples` does
     (runner._check_case). Returns the check, and the result JSON for the pictures."""
-    from .engine import runner
+    from . import runner
     from .errors import FlamerError
 
     row = runner._check_case(corpus, case["case"], case["title"], case["scenario"], case["expected"], as_of)
@@ -171,7 +171,7 @@ def _changed_by_date(corpus: Corpus, cases: list[dict], parsed: dict, date: str)
     of that date that make the difference (runner.compare's by_ruling: that ruling alone, forced
     on the day before, changes the result; for move / victory / field, the rulings the engine
     cited). `joint` when no single ruling of the date explains it."""
-    from .engine import runner
+    from . import runner
 
     before = _prev_day(date)
     of_date = [r["id"] for r in corpus.rulings.values() if r["date"] == date]
@@ -433,7 +433,7 @@ def build_book(corpus: Corpus, as_of: str | None = None) -> dict:
 def _finish(corpus: Corpus, page: dict, groups_lists: list[list[dict]], rulings: list[dict]) -> None:
     """Number the cases (`dom`: a prefix that keeps the SVG ids of each picture apart on one page)
     and collect `refs`: every clause, interpretation and ruling a computed result cites → its title."""
-    from .engine import runner
+    from . import runner
 
     results: list = []
     n = 0

@@ -34,8 +34,9 @@ def _emit(obj: dict, as_json: bool, template: Optional[str] = None, **extra) -> 
         sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
         return
     from .render import render
+    from .terminal import clean  # no raw control characters from input or data reach a terminal
 
-    sys.stdout.write(render(template, data=obj, **extra))
+    sys.stdout.write(clean(render(template, data=obj, **extra)))
 
 
 def _corpus():
@@ -66,7 +67,9 @@ def _run(fn, as_json: bool = False):
     from .errors import FlamerError
 
     def fail(message: str, code: str, extra: dict) -> None:
-        sys.stderr.write(message.rstrip() + "\n")
+        from .terminal import clean
+
+        sys.stderr.write(clean(message.rstrip()) + "\n")
         if as_json:
             sys.stdout.write(i18n.json_error(message.rstrip(), code, **extra))
         raise typer.Exit(1) from None
@@ -222,6 +225,11 @@ def _ask_missing(missing, as_json: bool) -> dict:
 
 
 # ------------------------------------------------------------------ search ----
+#: the longest query `search` accepts (characters, words); README states them
+SEARCH_MAX_CHARS = 500
+SEARCH_MAX_WORDS = 30
+
+
 @app.command()
 def search(
     query: List[str] = typer.Argument(..., metavar="검색어...", help="찾을 말. 띄어쓰기·오타·조사·초성·영문 자판 입력도 됩니다."),
@@ -249,6 +257,10 @@ def search(
             if k not in KINDS:
                 raise BadInput(f"--kind: 모르는 종류입니다: {kind}. 다음 중 하나: {', '.join(KINDS)}.")
         q = " ".join(query)
+        words = len(q.split())
+        if len(q) > SEARCH_MAX_CHARS or words > SEARCH_MAX_WORDS:
+            raise BadInput(f"검색어가 너무 깁니다 ({len(q):,}자, {words:,}단어; 한도 {SEARCH_MAX_CHARS}자·{SEARCH_MAX_WORDS}단어). "
+                           "고치는 법: 찾을 말의 핵심 낱말 몇 개만 적으세요 (예: flamer search 대응 스택).")
         from .corpus import load_index
 
         obj = search_report(load_index(), q, kind=k, limit=min(limit, 5) if explain else limit, as_of=as_of,
@@ -418,7 +430,9 @@ def _write_page(text: str, fmt: str, output: Optional[str]) -> None:
     from pathlib import Path
 
     from .errors import BadInput
+    from .terminal import clean
 
+    text = clean(text)  # a page carries no raw control characters (autoescape keeps ESC)
     if fmt == "pdf":
         try:
             from .pdf import html_to_pdf
@@ -542,7 +556,7 @@ def example(
         from .lookup import example as do_example, examples_list
 
         if show_scenario:
-            from .engine.scenario_files import example_scenario
+            from .scenario_files import example_scenario
             from .render import render
 
             out = example_scenario(_corpus(), example_id)
@@ -606,7 +620,7 @@ def validate(
                 raise typer.Exit(1) from None
             raise
         # card effects (cards/effects.yaml): every card and ability named must exist in cards.yaml
-        from .engine.effects import load_effects
+        from .corpus import load_effects
 
         effects_file = root / "cards" / "effects.yaml"
         effects = load_effects(c, effects_file) if effects_file.is_file() else {}
@@ -629,8 +643,9 @@ def _emit_result(obj: dict, as_json: bool, fmt: str, refs: dict) -> None:
         _emit(obj, True)
         return
     from .render import render_result
+    from .terminal import clean  # also in HTML: autoescape does not remove ESC
 
-    sys.stdout.write(render_result(obj, fmt, refs=refs))
+    sys.stdout.write(clean(render_result(obj, fmt, refs=refs)))
 
 
 def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text", as_of: Optional[str] = None,
@@ -638,8 +653,9 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
     """Resolve a parsed scenario and print it: shared by `simulate` and `fight`.
 
     brief: print only the verdict (at most four lines; with as_json, {"verdict": …, "lines": […]})."""
-    from .engine import runner
+    from . import runner
     from .engine.turns import run_any
+    from .render import word_result  # the engine emits no sentences: messages of errors and gaps
 
     def _brief(obj: dict) -> bool:
         if not brief:
@@ -677,7 +693,7 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
         return
     if all_branches:
         if turn:
-            res = run_any(scn, corpus, as_of)
+            res = word_result(run_any(scn, corpus, as_of))
             out = {"kind": "branches", "file": file, "fixed_by_file": True, "orders_tried": 1, "distinct": 1,
                    "branches": [{"orders": [], "outcome": res, "error": None, "as_of": res["as_of"]}],
                    "note": "no-choices"}
@@ -694,7 +710,7 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
         if not _brief(out):
             _emit_result(out, as_json, fmt, runner.refs(corpus, out))
         return
-    data = run_any(scn, corpus, as_of)
+    data = word_result(run_any(scn, corpus, as_of))
     if _brief(data):
         return
     _emit_result(data, as_json, fmt, runner.refs(corpus, data))  # each kind's template: the verdict first
@@ -729,11 +745,11 @@ def simulate(
     # a missing or unreadable file is bad input (exit 1, like any invalid scenario), not a usage error
 
     def go():
-        from .engine.turns import load_any
+        from .scenario_files import load_any
 
         corpus = _corpus()
         scn = load_any(file, corpus, display=file)  # "-": standard input
-        from .engine.scenario import notice_lines
+        from .render import notice_lines
 
         for note in notice_lines(scn):  # card names read as another name: never silently (stderr only)
             sys.stderr.write(note + "\n")
@@ -751,7 +767,7 @@ def examples(as_json: bool = JSON_OPT):
     """
 
     def go():
-        from .engine import runner
+        from . import runner
 
         out = runner.check_examples(_corpus())
         _emit(out, as_json, "simulate/examples.txt.j2")
@@ -782,7 +798,7 @@ def scenario_new(
 
     예: flamer scenario new 전투 > 내전투.yaml / flamer scenario new 이동 | flamer simulate -
     """
-    from .engine.scenario_files import UnknownKind, kinds_text, template_text
+    from .scenario_files import UnknownKind, kinds_text, template_text
 
     try:
         text = template_text(kind)
@@ -797,7 +813,13 @@ def scenario_new(
 
 def main() -> None:
     """Entry point: run the app, turning click's usage errors into Korean (exit 2)."""
-    i18n.run(app)
+    from . import terminal
+
+    terminal.setup(json_mode=i18n._wants_json(sys.argv[1:]))  # any locale; control characters made visible
+    try:
+        i18n.run(app)
+    finally:
+        terminal.finish()  # a closed or full stdout: one line on stderr, exit 1
 
 
 if __name__ == "__main__":  # pragma: no cover

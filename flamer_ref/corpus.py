@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
+from .constants import FACTIONS  # noqa: F401  (re-exported: corpus.FACTIONS)
 from .errors import DataError, Problem
 from .errors import line_of as _line
 from .korean import josa
@@ -23,7 +24,6 @@ from .paths import cache_dir, data_root
 
 CACHE_FORMAT = 3
 
-FACTIONS = {"DGM": "대광명연방", "BGM": "밤결무리"}
 GRADES = ("초급", "중급", "고급")
 TIMINGS = ("전투", "대응", "이동", "등장")
 CARD_TYPES = ("piece", "special")
@@ -189,6 +189,23 @@ class Corpus:
         ids = sid if isinstance(sid, list) else [sid]
         return " · ".join(self.sources[s]["title"] for s in ids if s in self.sources)
 
+    # ----- engine data, read here once (the engine reads no files; docs/ENGINE.md)
+    @property
+    def effects(self) -> dict:
+        """cards/effects.yaml, validated against the cards: {(card, ability): EffectDef}."""
+        got = self.__dict__.get("_effects")
+        if got is None:
+            got = self.__dict__["_effects"] = load_effects(self)
+        return got
+
+    @property
+    def example_board(self) -> dict:
+        """rules/boards/example.yaml (the labelled example board, not the official map) as plain data."""
+        got = self.__dict__.get("_example_board")
+        if got is None:
+            got = self.__dict__["_example_board"] = load_example_board()
+        return got
+
     def all_ids(self) -> dict[str, str]:
         """Every citable id → its kind."""
         out = {}
@@ -198,6 +215,29 @@ class Corpus:
             for key in table:
                 out[key] = kind
         return out
+
+
+def load_effects(corpus: "Corpus", path: Path | str | None = None) -> dict:
+    """Read cards/effects.yaml (default: under the data root) and validate it against the card
+    database (engine.effects.parse_effects). A missing file means no effect is known. Raises DataError."""
+    from .engine.effects import parse_effects
+    from .yamlio import read_yaml
+
+    path = Path(path) if path is not None else data_root() / "cards" / "effects.yaml"
+    if not path.is_file():
+        return {}
+    try:
+        display = str(path.relative_to(Path(corpus.root))) if corpus.root else str(path)
+    except ValueError:
+        display = str(path)
+    return parse_effects(read_yaml(path, display), corpus, display)
+
+
+def load_example_board() -> dict:
+    """The example board (rules/boards/example.yaml) as plain data."""
+    from .yamlio import plain, read_yaml
+
+    return plain(read_yaml(data_root() / "rules" / "boards" / "example.yaml", "rules/boards/example.yaml"))
 
 
 def _data_files(root: Path) -> list[Path]:
@@ -291,6 +331,7 @@ def load_index(root: Path | str | None = None) -> dict:
 def _write_caches(stem: Path, corpus: Corpus) -> None:
     from .search import build_index, pack_index
 
+    tmp = None
     try:
         stem.parent.mkdir(parents=True, exist_ok=True)
         for suffix, obj in ((".corpus", corpus.to_plain()), (".index", pack_index(build_index(corpus)))):
@@ -299,6 +340,7 @@ def _write_caches(stem: Path, corpus: Corpus) -> None:
             with open(tmp, "wb") as fh:
                 marshal.dump(obj, fh)
             os.replace(tmp, path)
+            tmp = None
         for old in stem.parent.glob("*.corpus"):
             if old.name != stem.name + ".corpus":
                 for sfx in (".corpus", ".index"):
@@ -306,8 +348,13 @@ def _write_caches(stem: Path, corpus: Corpus) -> None:
                         old.with_suffix(sfx).unlink()
                     except OSError:
                         pass
-    except OSError:
-        pass  # a read-only home is fine: we just parse every time
+    except (OSError, ValueError):
+        # a read-only home or a full disk is fine: we just parse every time (and leave no temp file)
+        if tmp is not None:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
 
 
 def parse(root: Path, files: list[Path] | None = None) -> Corpus:

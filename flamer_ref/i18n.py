@@ -366,7 +366,9 @@ def run(app, prog_name: str = "flamer") -> None:
         return
 
     def fail(message: str, code: str, exit_code: int, tail: str = "", head: str = "") -> None:
-        sys.stderr.write(head + message + "\n" + tail)
+        from .terminal import clean
+
+        sys.stderr.write(clean(head + message) + "\n" + tail)
         if as_json:
             try:
                 sys.stdout.write(json_error(message, code))

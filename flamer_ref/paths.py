@@ -29,10 +29,22 @@ def templates_dir() -> Path:
 
 
 def cache_dir() -> Path | None:
+    """The cache folder, always absolute (None: no cache). A relative FLAMER_CACHE_DIR
+    lives under the user's cache home, never in the current directory; so does a
+    relative XDG_CACHE_HOME (ignored, as the XDG spec says)."""
     env = os.environ.get("FLAMER_CACHE_DIR")
     if env == "":
         return None
     if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "flamer_ref"
+        env = os.path.expanduser(env)
+        if os.path.isabs(env):
+            return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    home = os.path.expanduser("~")
+    if xdg and os.path.isabs(xdg):
+        base = xdg
+    elif os.path.isabs(home):
+        base = os.path.join(home, ".cache")
+    else:
+        return None  # no home to put it in: parse every time rather than write into the current directory
+    return Path(base) / (env or "flamer_ref")

@@ -116,6 +116,7 @@ def render_result(data: dict, fmt: str, **context) -> str:
     import jinja2
 
     env = environment()
+    word_result(data)
     kind = data.get("kind", "combat")
     name = f"simulate/{kind}.{_EXT[fmt]}.j2"
     text = None
@@ -134,3 +135,94 @@ def render_result(data: dict, fmt: str, **context) -> str:
         fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0))
         return f"{fence}text\n{text}\n{fence}\n"
     return env.get_template("simulate/_text.html.j2").render(data=data, **context)
+
+
+# ------------------------------------------------------------ messages ----
+# The engine emits structured errors and gaps only; their Korean `message` is made here, from the
+# templates, by the presentation layer (the runner, the CLI, the pages) before a result is shown or
+# emitted as JSON. Idempotent: an item that already has a message keeps it.
+def _fill(item: dict, template: str, **context) -> None:
+    if "message" not in item:
+        item["message"] = render(template, item=item, **context).strip()
+
+
+def _combat_gap(u: dict, result: dict) -> None:
+    """The spec wants a Korean `message` on each gap of a combat result."""
+    if "message" in u:
+        return
+    try:
+        u["message"] = render("simulate/unresolved.txt.j2", u=u, pieces=result.get("pieces") or {},
+                              as_of=result.get("as_of")).strip()
+    except Exception:  # noqa: BLE001 - a missing template must not break the JSON
+        u["message"] = u["reason"]
+
+
+def _same(item: dict, source: dict) -> bool:
+    """Is `item` (a round's copy of a turn's gap, with `turn`) the copy of `source`?"""
+    return {k: v for k, v in item.items() if k not in ("turn", "message")} == \
+        {k: v for k, v in source.items() if k not in ("turn", "message")}
+
+
+def word_result(data: dict | None) -> dict | None:
+    """Fill the Korean `message` of every error and gap of a simulate result (any kind, and the
+    compare / branches answers that hold results), in place; returns it."""
+    if not isinstance(data, dict):
+        return data
+    kind = data.get("kind", "combat")
+    if kind == "combat":
+        for u in data.get("unresolved", []):
+            _combat_gap(u, data)
+    elif kind in ("move", "victory", "field"):
+        for item in data.get("errors", []) + data.get("unresolved", []):  # (re)worded, as always
+            item["message"] = render("simulate/turn_message.txt.j2", kind=kind, item=item, data=data).strip()
+    elif kind == "round":
+        _word_round(data)
+    elif kind == "compare":
+        for res in data.get("results", {}).values():
+            word_result(res)
+        for ch in data.get("changes", []):
+            if ch.get("what") != "unresolved":
+                continue
+            for date, items in ch.items():
+                res = data.get("results", {}).get(date)
+                if not isinstance(items, list) or not res:
+                    continue
+                by_key = {(u["reason"], u.get("cell")): u for u in res.get("unresolved", [])}
+                for it in items:
+                    src = by_key.get((it["reason"], it.get("cell")))
+                    if src is not None and "message" not in it:
+                        it["message"] = src.get("message")
+    elif kind == "branches":
+        for b in data.get("branches", []):
+            if isinstance(b.get("outcome"), dict) and "kind" in b["outcome"]:
+                word_result(b["outcome"])
+    return data
+
+
+def _word_round(out: dict) -> None:
+    sources: dict[str, list] = {}
+    for t in out.get("turns", []):
+        res = t["result"]
+        if t["turn"] in ("victory", "move"):  # the single-turn engines' results, worded as their kinds
+            word_result(res)
+            sources[t["turn"]] = res.get("unresolved", [])
+        elif t["turn"] == "combat" and "unresolved" in res:
+            for u in res["unresolved"]:
+                _combat_gap(u, res)
+            sources["combat"] = res["unresolved"]
+        for item in res.get("errors", []):
+            _fill(item, "simulate/round_message.txt.j2", turn=t["turn"], data=out)
+    for u in out.get("unresolved", []):
+        if "message" in u:
+            continue
+        src = next((s for s in sources.get(u.get("turn"), []) if _same(u, s)), None)
+        if src is not None:
+            u["message"] = src["message"]
+        else:
+            _fill(u, "simulate/round_message.txt.j2", turn=u.get("turn"), data=out)
+
+
+def notice_lines(scn) -> list[str]:
+    """One Korean line per card-name correction of a parsed scenario (any kind), for stderr."""
+    notices = scn.get("notices", ()) if isinstance(scn, dict) else getattr(scn, "notices", ())
+    return [render("scenario/notice.txt.j2", n=n).strip() for n in notices]

@@ -53,7 +53,7 @@ _CHO_CUTOFF = 85.0
 # ------------------------------------------------------------- building ----
 def card_text(card: dict) -> str:
     """A card as one readable Korean paragraph (the `text` of a card result)."""
-    from .corpus import FACTIONS
+    from .constants import FACTIONS
 
     def val(v):
         return "미상" if v is None else str(v)

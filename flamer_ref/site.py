@@ -237,7 +237,7 @@ def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
     (flamer_ref.book.build_book): the same clauses, rulings, computed cases and cards."""
     from . import __version__
     from .book import build_book
-    from .engine import runner
+    from . import runner
     from .render import render, render_result
 
     book = build_book(corpus, as_of)

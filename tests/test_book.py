@@ -18,7 +18,7 @@ import pytest
 
 from flamer_ref.book import build_book, build_faq, card_anchor, render_html, render_md
 from flamer_ref.corpus import load
-from flamer_ref.engine import runner
+from flamer_ref import runner
 from flamer_ref.engine.combat import simulate
 from flamer_ref.engine.turns import parse_any
 

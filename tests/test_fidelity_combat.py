@@ -149,7 +149,7 @@ def test_emptied_by_cost_example_checks_the_hit_itself():
     """대응턴 page: "그래서 스택의 해결 시점은 항상 존재하고, 진내폭격의 10 ATK도 정상 적중합니다." — the
     example checks the hit (step 2, 10 ATK on 거신), and a result without it fails the check."""
     from flamer_ref.corpus import load
-    from flamer_ref.engine import runner
+    from flamer_ref import runner
 
     corpus = load()
     ex = corpus.examples["ex.response.emptied-by-cost"]

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from flamer_ref.cli import app
 from flamer_ref.corpus import load
-from flamer_ref.engine.scenario_files import example_scenario
+from flamer_ref.scenario_files import example_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))

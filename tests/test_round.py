@@ -14,6 +14,7 @@ import pytest
 
 from flamer_ref.engine.turns import parse_any, run_any
 from flamer_ref.errors import DataError
+from flamer_ref.render import word_result
 from flamer_ref.yamlio import parse_text
 
 BOARD = """\
@@ -64,7 +65,8 @@ def _corpus():
 
 def sim(text: str, as_of=None) -> dict:
     corpus = _corpus()
-    return run_any(parse_any(parse_text(textwrap.dedent(text), "r.yaml"), "r.yaml", corpus), corpus, as_of)
+    # the engine emits no sentences; the presentation layer words errors and gaps
+    return word_result(run_any(parse_any(parse_text(textwrap.dedent(text), "r.yaml"), "r.yaml", corpus), corpus, as_of))
 
 
 def cli(*args, input=None):

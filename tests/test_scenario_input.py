@@ -329,7 +329,7 @@ def test_ambiguous_card_names_are_errors_listing_the_candidates(corpus):
 
 
 def test_examples_and_shipped_scenarios_read_without_notices(corpus):
-    from flamer_ref.engine.turns import load_any
+    from flamer_ref.scenario_files import load_any
 
     for f in sorted((ROOT / "scenarios").glob("*.yaml")):
         scn = load_any(f, corpus)
@@ -395,13 +395,13 @@ def test_scenario_new_unknown_kind_is_a_usage_error():
 
 # ------------------------------------------------------- example export ----
 def _example_rows(corpus):
-    from flamer_ref.engine import runner as rn
+    from flamer_ref import runner as rn
 
     return [r for r in rn.check_examples(corpus)["examples"] if r["status"] != "skipped"]
 
 
 def test_every_example_scenario_exports_and_reruns_with_the_expected_result(corpus):
-    from flamer_ref.engine import runner as rn
+    from flamer_ref import runner as rn
 
     rows = _example_rows(corpus)
     assert len(rows) >= 20

@@ -94,6 +94,16 @@ def board_from_spec(spec: dict) -> Board:
         if spec.get(k) is not None and not isinstance(spec[k], dict):
             raise BoardError(f"board.{k}", f"board.{k}는 매핑이어야 합니다.",
                              'neighbors: {"a": ["b", "c"]}' if k == "neighbors" else None)
+    for side in spec.get("homes") or {}:
+        if not isinstance(side, str) or not side.strip():
+            from ..korean import josa
+
+            raise BoardError(f"board.homes.{side}", f"board.homes의 진영 코드 {josa(repr(side), '은/는')} 문자열이어야 합니다.",
+                             'homes: {BGM: ["5,5", "6,4"]} 처럼 진영 코드를 적으세요')
+    adj = spec.get("adjacency", "square8")
+    if not isinstance(adj, str):
+        raise BoardError("board.adjacency", "board.adjacency는 이름 하나여야 합니다 (목록·매핑 불가).",
+                         f"adjacency: square8 처럼 다음 중 하나를 적으세요: {', '.join(_STEPS)}")
     label = spec.get("label")
     values = {cell_key(k): v for k, v in (spec.get("values") or {}).items()}
     homes = {side: [cell_key(c) for c in cells] for side, cells in (spec.get("homes") or {}).items()}

@@ -1326,7 +1326,7 @@ def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | No
     overrides: {ruling id: in force?} — forces single rulings on or off (used by --compare
     to tell which ruling makes a difference)."""
     if effects is None:
-        effects = fx.load_effects(corpus)
+        effects = corpus.effects  # read once by the data layer (corpus.load_effects)
     when = as_of or scn.as_of or default_as_of(corpus)
     # The resolution allocates many small, acyclic objects; the cyclic GC would rescan the
     # growing heap again and again (super-linear on big boards), so it is paused meanwhile.

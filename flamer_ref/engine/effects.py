@@ -1,6 +1,6 @@
 """Card effects as data: the primitives (flip, move, attack, buff; destroy for
 costs), their parser (shared by cards/effects.yaml and a scenario's inline
-`effect:`), and the loader of cards/effects.yaml.
+`effect:`), and the validation of cards/effects.yaml (read by `corpus.load_effects`).
 
 Only what the rulebook pages state precisely is defined in effects.yaml; any
 other card's effect is unknown, and a scenario that declares it must give the
@@ -20,7 +20,6 @@ Placeholders usable where a piece or cell is expected:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import DataError, Problem
@@ -275,37 +274,12 @@ def parse_destroy(obj, where: str, sink: _Sink) -> Destroy | None:
 _ITEM_KEYS = {"card", "ability", "timing", "choose", "condition", "cost", "effect", "source", "quote", "note"}
 
 
-def default_path() -> Path:
-    from ..paths import data_root
-
-    return data_root() / "cards" / "effects.yaml"
-
-
-_CACHE: dict[str, tuple[float, dict]] = {}
-
-
-def load_effects(corpus, path: Path | str | None = None) -> dict[tuple[str, str | None], EffectDef]:
-    """Load and validate cards/effects.yaml against the card database.
+def parse_effects(doc, corpus, display: str) -> dict[tuple[str, str | None], EffectDef]:
+    """Validate the document of cards/effects.yaml (read by the data layer:
+    `corpus.load_effects`, `corpus.effects`) against the card database.
 
     Returns {(card, ability): EffectDef}; ability is None for a special card's own
-    effect. A missing file means no effect is known. Raises DataError.
-    """
-    from ..yamlio import read_yaml
-
-    path = Path(path) if path is not None else default_path()
-    try:
-        mtime = path.stat().st_mtime_ns
-    except OSError:
-        return {}
-    key = f"{path}|{id(corpus)}"
-    hit = _CACHE.get(key)
-    if hit and hit[0] == mtime:
-        return hit[1]
-    try:
-        display = str(path.relative_to(Path(corpus.root))) if corpus.root else str(path)
-    except ValueError:
-        display = str(path)
-    doc = read_yaml(path, display)
+    effect. Raises DataError naming `display` (the file) and the line."""
     sink = _Sink(display)
     out: dict[tuple[str, str | None], EffectDef] = {}
     if doc is None:
@@ -395,7 +369,6 @@ def load_effects(corpus, path: Path | str | None = None) -> dict[tuple[str, str 
                            quote=tuple(quote), line=_line(it))
     if sink.problems:
         raise DataError(sink.problems)
-    _CACHE[key] = (mtime, out)
     return out
 
 

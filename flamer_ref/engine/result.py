@@ -152,19 +152,6 @@ class Event:
         return out
 
 
-def _with_message(item: dict, result: "CombatResult") -> dict:
-    """The spec wants a Korean `message` on each gap: worded by a template, not here."""
-    if "message" in item:
-        return item
-    try:
-        from ..render import render
-
-        msg = render("simulate/unresolved.txt.j2", u=item, pieces=_thaw(result.pieces), as_of=result.as_of).strip()
-    except Exception:  # noqa: BLE001 - a missing template must not break the JSON
-        msg = item["reason"]
-    return {**item, "message": msg}
-
-
 @dataclass(frozen=True)
 class CellResult:
     cell: str
@@ -229,7 +216,8 @@ class CombatResult:
             "removed": list(self.removed),
             "positions": dict(self.positions),
             "events": [e.to_dict() for e in self.events],
-            "unresolved": [_with_message(_thaw(u), self) for u in self.unresolved],
+            # each gap's Korean `message` is added by the presentation layer (render.word_result)
+            "unresolved": [_thaw(u) for u in self.unresolved],
             "assumed": [_thaw(a) for a in self.assumed],
             "pieces": _thaw(self.pieces),
             "rulings_consulted": list(self.rulings_consulted),

@@ -35,7 +35,7 @@ from ..errors import DataError, Forbidden, Problem
 from . import aliases
 from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations, _q,
                        _unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
-                       resolve_card)
+                       resolve_card, side_code_ok)
 from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
 
 ROUND_KEYS = ("kind", "title", "as_of", "player", "first_round", "board", "homes", "vp", "dor", "cells", "field",
@@ -83,6 +83,8 @@ def _homes(doc, sink) -> dict[str, list[str]] | None:
         return None
     out = {}
     for side, lst in raw.items():
+        if not side_code_ok(sink, raw, side, f"homes.{side}"):
+            continue
         keys = [cell_key(c) for c in lst] if isinstance(lst, list) and lst else [None]
         if any(k is None for k in keys):
             sink.add(raw, side, f"homes.{side}", "본진은 셀 목록이어야 합니다.", '["5,5", "6,4"]')
@@ -107,7 +109,7 @@ def parse_round(doc: dict, file: str, corpus) -> dict:
             if isinstance(side, str) and side not in side_order:
                 side_order.append(side)
     sides = _sides(doc, sink, side_order, "player")
-    board, assumed = _board(doc, sink)
+    board, assumed = _board(doc, sink, corpus)
     outside = _cells_on_board(doc, sink, board) if board is not None else []
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
@@ -125,6 +127,8 @@ def parse_round(doc: dict, file: str, corpus) -> dict:
                      "field: {DGM: [수문장, 장인, null, null, null]}")
         else:
             for side, slots in fobj.items():
+                if not side_code_ok(sink, fobj, side, f"field.{side}"):
+                    continue
                 if not isinstance(slots, list) or len(slots) != 5:
                     sink.add(fobj, side, f"field.{side}", "필드는 왼쪽부터 다섯 자리의 목록이어야 합니다 (빈자리는 null).",
                              "[수문장, 장인, null, null, null] 처럼 다섯 개를 적으세요")
@@ -696,22 +700,14 @@ def run_round(scn: dict, corpus, as_of: str | None = None) -> dict:
                      "homes": {s: list(c) for s, c in r.homes.items()}},
            "vp_before": {s: scn["vp"].get(s, 0) for s in r.sides},
            "dor_before": {s: scn["dor"].get(s, 0) for s in r.sides}}
-    # every gap any turn met, in turn order: the sub-turns' own gaps (already worded) and the round's
-    from ..render import render
-
-    seen_turns = set()
+    # every gap any turn met, in turn order: the sub-turns' own gaps and the round's (their Korean
+    # messages are made by the presentation layer: render.word_result)
     for t in r.turns:
         res = t["result"]
-        for item in res.get("errors", []):
-            if "message" not in item:
-                item["message"] = render("simulate/round_message.txt.j2", turn=t["turn"], item=item, data=out).strip()
         if t["turn"] in ("victory", "move"):
             for u in res.get("unresolved", []):
                 out["unresolved"].append({**u, "turn": t["turn"]})
-        seen_turns.add(t["turn"])
     for u in r.unresolved:
-        if "message" not in u:
-            u["message"] = render("simulate/round_message.txt.j2", turn=u.get("turn"), item=u, data=out).strip()
         out["unresolved"].append(u)
     for t in r.turns:  # the round's own gaps, also listed under the turn that met them
         if t["turn"] in ("supply", "production", "blackout"):

@@ -1,6 +1,6 @@
 """Parse and validate a scenario file (the format: docs/SCENARIOS.md).
 
-`load_file(path, corpus)` / `parse_text(text, file, corpus)` / `parse(obj, file, corpus)`
+`parse_text(text, file, corpus)` / `parse(obj, file, corpus)` (files: scenario_files.load_scenario)
 return a frozen `Scenario`. Everything that can be checked from the file alone is
 checked here; what depends on the date in force or on the board at each
 declaration (맞대응 cells, costs, the 3/6 limit for move effects …) is checked by
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
-from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import Ambiguous, BadInput, DataError, NotFound, Problem
@@ -224,16 +223,6 @@ def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str, pieces_on
     return card
 
 
-def notice_lines(scn) -> list[str]:
-    """One Korean line per card-name correction of a parsed scenario (any kind), for stderr."""
-    notices = scn.get("notices", ()) if isinstance(scn, dict) else getattr(scn, "notices", ())
-    if not notices:
-        return []
-    from ..render import render
-
-    return [render("scenario/notice.txt.j2", n=n).strip() for n in notices]
-
-
 def _near_key(written: str, spellings: list[str]) -> list[str]:
     """The closest allowed spelling of a key, compared letter by letter (Korean by jamo: 제묵 ~ 제목)."""
     from ..korean import jamo
@@ -272,13 +261,6 @@ def _unknown_keys(sink: _Sink, obj: dict, allowed, where: str) -> bool:
 
 
 # ----------------------------------------------------------------- entry ----
-def load_file(path: str | Path, corpus, display: str | None = None) -> Scenario:
-    from ..yamlio import read_yaml
-
-    name = display or str(path)
-    return parse(read_yaml(Path(path), name), name, corpus)
-
-
 def parse_text(text: str, file: str, corpus) -> Scenario:
     from ..yamlio import parse_text as yparse
 
@@ -296,6 +278,11 @@ def check_kind(doc: Any, file: str) -> str:
     if kind is None:
         raise DataError([Problem(file, _line(doc), "kind", "필수 키 'kind'(종류)가 없습니다.",
                                  f"kind: combat 또는 종류: 전투 처럼 다음 중 하나를 적으세요: {kinds}")])
+    if not isinstance(kind, str):
+        shown = "목록" if isinstance(kind, list) else "매핑" if isinstance(kind, dict) else f"'{kind}'"
+        raise DataError([Problem(file, _line(doc, "kind"), aliases.shown_key(doc, "kind"),
+                                 f"종류(kind)는 이름 하나여야 하는데 {shown}입니다.",
+                                 f"괄호 없이 kind: combat 또는 종류: 전투 처럼 다음 중 하나를 적으세요: {kinds}")])
     if kind in PLANNED_KINDS:
         from ..errors import FlamerError
 
@@ -375,6 +362,8 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
             fld = {}
             for side, slots in field_obj.items():
                 fwhere = f"field.{side}"
+                if not side_code_ok(sink, field_obj, side, fwhere):
+                    continue
                 if not isinstance(slots, list) or len(slots) != 5:
                     sink.add(field_obj, side, fwhere, "필드는 왼쪽부터 다섯 자리의 목록이어야 합니다 (빈자리는 null).",
                              "[수문장, 장인, null, null, null] 처럼 다섯 개를 적으세요")
@@ -465,9 +454,7 @@ def _combat_board(doc: dict, file: str, pieces, corpus):
             sides_at.setdefault(p.cell, set()).add(p.side)
         if not any(p.card in remote_cards and len(sides_at[p.cell]) < 2 for p in pieces):
             return None, False
-        from .turns import example_board
-
-        spec, assumed = example_board(), True
+        spec, assumed = corpus.example_board, True  # read by the data layer (corpus.load_example_board)
     try:
         return board_from_spec(spec), assumed
     except BoardError as exc:
@@ -495,6 +482,15 @@ def check_response_order(response, attacker: str, defender: str, file: str, corp
                                                               "index": item.index},
                             refs={"response.declare.order": corpus.clauses["response.declare.order"]["title"]}
                             if "response.declare.order" in corpus.clauses else None)
+
+
+def side_code_ok(sink: _Sink, obj: dict, side, where: str) -> bool:
+    """A side code used as a key (field, homes, vp) must be text, like the codes in cells."""
+    if isinstance(side, str) and side.strip():
+        return True
+    sink.add(obj, side, where, f"진영 코드 {_q(side, '은/는')} 문자열이어야 합니다.",
+             "DGM, BGM 같은 진영 코드를 적으세요 (숫자만 쓰려면 따옴표로 감싸세요)")
+    return False
 
 
 def parse_as_of(doc: dict, sink: _Sink) -> str | None:

@@ -1,23 +1,23 @@
 """Scenario kinds move, victory and field: strict parsing (Korean errors with
 file, line and field, as for combat) and resolution into the result JSON of
 docs/SCENARIOS.md. The rules themselves live in movement.py, victory.py and
-fieldplay.py; messages come from templates.
+fieldplay.py; messages are added by the presentation layer (render.word_result).
 
-`load_any` reads a scenario of any kind from a file or, for "-", from standard
-input; `parse_any` translates Korean keys and values (aliases.normalize) and
+Reading a file is the data layer's job (scenario_files.load_any); `parse_any` translates
+Korean keys and values (aliases.normalize) and
 dispatches on the kind. The dict a turn parser returns carries `notices` (card
 names read as another name), like `Scenario.notices` for combat."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ..errors import DataError
 from .board import Board, BoardError, board_from_spec, cell_key
 from .movement import MoveOrder, SpMove, resolve_moves
 from . import aliases
-from .scenario import ScenarioSink as _ScenarioSink, _q, _unknown_keys, cell_sort_key, parse_as_of, parse_cells, resolve_card
+from .scenario import (ScenarioSink as _ScenarioSink, _q, _unknown_keys, cell_sort_key, parse_as_of, parse_cells,
+                       resolve_card, side_code_ok)
 
 MOVE_KEYS = ("kind", "title", "as_of", "attacker", "first_round", "board", "cells", "activate", "moves")
 MOVE_ITEM_KEYS = ("piece", "path", "sp")
@@ -29,18 +29,13 @@ ACTION_KEYS = {"place": ("place", "slot", "face"), "activate": ("activate",), "t
                "round": ("round",), "exhausted": ("exhausted",)}
 
 
-def example_board() -> dict:
-    from ..paths import data_root
-    from ..yamlio import plain, read_yaml
-
-    return plain(read_yaml(data_root() / "rules" / "boards" / "example.yaml", "rules/boards/example.yaml"))
-
-
-def _board(doc, sink) -> tuple[Board | None, list[dict]]:
+def _board(doc, sink, corpus) -> tuple[Board | None, list[dict]]:
     assumed = []
     spec = doc.get("board")
     if spec is None:
-        spec = example_board()
+        spec = getattr(corpus, "example_board", None)  # read by the data layer (corpus.load_example_board)
+        if spec is None:  # no corpus given (a bare parse): no board to check against
+            return None, assumed
         assumed.append({"choice": "board", "value": spec.get("label"), "rule": "move.off-board"})
     try:
         return board_from_spec(spec), assumed
@@ -104,7 +99,7 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
     as_of = parse_as_of(doc, sink)
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
     sides = _sides(doc, sink, side_order, "attacker")
-    board, assumed = _board(doc, sink)
+    board, assumed = _board(doc, sink, corpus)
     outside = _cells_on_board(doc, sink, board) if board is not None else []
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
@@ -202,7 +197,6 @@ def run_move(scn: dict, corpus, as_of: str | None = None) -> dict:
                      "cells": sorted(scn["board"].cells, key=cell_sort_key), "sea": sorted(scn["board"].sea, key=cell_sort_key),
                      "homes": {s: list(c) for s, c in scn["board"].homes.items()}},
            "moves": [{"move": m.index, "piece": m.piece, "path": list(m.path), "sp": m.sp} for m in scn["moves"]]}
-    _messages(out, "move")
     return out
 
 
@@ -221,7 +215,9 @@ def parse_victory(doc: dict, file: str, corpus) -> dict:
                 side_order.append(side)
     sides = _sides(doc, sink, side_order, "player")
     vp = doc.get("vp") or {}
-    if not isinstance(vp, dict) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in vp.values()):
+    if isinstance(vp, dict) and not all(side_code_ok(sink, vp, side, f"vp.{side}") for side in list(vp)):
+        vp = {}
+    elif not isinstance(vp, dict) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in vp.values()):
         sink.add(doc, "vp", "vp", "vp는 {진영: 0 이상의 정수} 매핑이어야 합니다.", "vp: {DGM: 3, BGM: 1}")
         vp = {}
     homes: dict[str, list[str]] = {}
@@ -230,6 +226,8 @@ def parse_victory(doc: dict, file: str, corpus) -> dict:
         sink.add(doc, "homes", "homes", "homes는 {진영: [셀 두 개]} 매핑이어야 합니다.", 'homes: {BGM: ["5,5", "6,4"]}')
     else:
         for side, lst in raw_homes.items():
+            if not side_code_ok(sink, raw_homes, side, f"homes.{side}"):
+                continue
             keys = [cell_key(c) for c in (lst or [])] if isinstance(lst, list) else [None]
             if not keys or any(k is None for k in keys):
                 sink.add(raw_homes, side, f"homes.{side}", "본진은 셀 목록이어야 합니다.", '["5,5", "6,4"]')
@@ -252,7 +250,6 @@ def run_victory(scn: dict, corpus, as_of: str | None = None) -> dict:
            "secured": dict(r.secured), "vp_gain": r.vp_gain, "vp": dict(r.vp), "winner": r.winner,
            "reasons": list(r.reasons), "cells": dict(r.cells), "events": list(r.events),
            "unresolved": list(r.unresolved), "homes": scn["homes"]}
-    _messages(out, "victory")
     return out
 
 
@@ -364,7 +361,6 @@ def run_field(scn: dict, corpus, as_of: str | None = None) -> dict:
     out = {"kind": "field", "title": scn["title"], "as_of": as_of, "side": scn["side"], "slots": list(r.slots),
            "active": list(r.active), "retired": list(r.retired), "levels": dict(r.levels), "bonds": dict(r.bonds),
            "round": r.round, "errors": list(r.errors), "events": list(r.events), "unresolved": list(r.unresolved)}
-    _messages(out, "field")
     return out
 
 
@@ -383,30 +379,13 @@ def apply_action(f, act: tuple) -> None:
 
 
 # ------------------------------------------------------------------ glue ----
-def _messages(out: dict, kind: str) -> None:
-    """Korean messages for errors and gaps, from templates (the engine builds none)."""
-    from ..render import render
-
-    for item in out.get("errors", []):
-        item["message"] = render("simulate/turn_message.txt.j2", kind=kind, item=item, data=out).strip()
-    for item in out.get("unresolved", []):
-        item["message"] = render("simulate/turn_message.txt.j2", kind=kind, item=item, data=out).strip()
+# Korean messages for errors and gaps are made by the presentation layer (render.word_result).
 
 
-def parse_round(doc: dict, file: str, corpus) -> dict:
-    from .round import parse_round as parse
-
-    return parse(doc, file, corpus)
-
-
-def run_round(scn: dict, corpus, as_of: str | None = None) -> dict:
-    from .round import run_round as run
-
-    return run(scn, corpus, as_of)
-
-
-PARSERS = {"move": parse_move, "victory": parse_victory, "field": parse_field, "round": parse_round}
-RUNS = {"move": run_move, "victory": run_victory, "field": run_field, "round": run_round}
+#: kind → parser / run. `round` (engine/round.py, which builds on this module) is added by the
+#: package (engine/__init__.py), so that this module need not import it (no import cycles).
+PARSERS = {"move": parse_move, "victory": parse_victory, "field": parse_field}
+RUNS = {"move": run_move, "victory": run_victory, "field": run_field}
 
 
 def parse_any(doc, file: str, corpus):
@@ -421,21 +400,6 @@ def parse_any(doc, file: str, corpus):
         except DataError as exc:
             raise aliases.rewrite_problems(exc, doc) from None
     return parse(doc, file, corpus)
-
-
-#: how standard input is named in messages
-STDIN_NAME = "표준 입력"
-
-
-def load_any(path: str | Path, corpus, display: str | None = None):
-    """Read and parse a scenario file; "-" reads it from standard input."""
-    from ..yamlio import read_stdin, read_yaml
-
-    if str(path) == "-":
-        name = STDIN_NAME if display in (None, "-") else display
-        return parse_any(read_stdin(name), name, corpus)
-    name = display or str(path)
-    return parse_any(read_yaml(Path(path), name), name, corpus)
 
 
 def run_any(scn, corpus, as_of: str | None = None) -> dict:

@@ -43,7 +43,9 @@ class Runner:
         return simulate(self.parse(obj), self.corpus, as_of=as_of, **kw)
 
     def __call__(self, obj, as_of=None, **kw) -> dict:
-        return self.result(obj, as_of=as_of, **kw).to_json()
+        from flamer_ref.render import word_result  # the engine emits no sentences: messages are added here
+
+        return word_result(self.result(obj, as_of=as_of, **kw).to_json())
 
     def invalid(self, obj, as_of=None, **kw) -> DataError:
         """A scenario that does not resolve: malformed (DataError) or a play the rules forbid (Forbidden)."""

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from flamer_ref.corpus import load_effects
 from flamer_ref.engine import effects as fx
 from flamer_ref.errors import DataError
 
@@ -14,7 +15,7 @@ SEEDS = Path("/work/shared/seeds")
 
 # ----------------------------------------------------------- effects.yaml ----
 def test_effects_file_loads_and_matches_cards(corpus):
-    eff = fx.load_effects(corpus)
+    eff = load_effects(corpus)
     assert ("재부팅", None) in eff and ("폭약", "폭발") in eff and ("증폭기", "원격증폭") in eff
     assert eff[("기폭", None)].effect is None and eff[("기폭", None)].cost
     for (card, ability), d in eff.items():
@@ -28,7 +29,7 @@ def test_effect_quotes_are_on_their_pages(corpus):
     for sid, s in corpus.sources.items():
         if s.get("seed") and (SEEDS / s["seed"]).is_file():
             pages[sid] = (SEEDS / s["seed"]).read_text(encoding="utf-8")
-    for d in fx.load_effects(corpus).values():
+    for d in load_effects(corpus).values():
         for q in d.quote:
             assert any(q in pages.get(s, "") for s in d.source), (d.card, q)
 
@@ -38,7 +39,7 @@ def test_effects_loader_rejects_unknown_card(corpus, tmp_path):
     f.write_text("effects:\n- {card: 재부팅이, ability: null, timing: 대응, effect: null, source: page.combat, quote: x}\n",
                  encoding="utf-8")
     with pytest.raises(DataError) as info:
-        fx.load_effects(corpus, f)
+        load_effects(corpus, f)
     assert "재부팅" in info.value.message and info.value.problems[0].line == 2
 
 

@@ -26,7 +26,7 @@ response:
 
 
 def runner_kinds():
-    from flamer_ref.engine.runner import RUNNERS
+    from flamer_ref.runner import RUNNERS
 
     return tuple(RUNNERS)
 

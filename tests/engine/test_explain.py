@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from flamer_ref.engine import runner
+from flamer_ref import runner
 from flamer_ref.errors import DataError, FlamerError, Forbidden
 from flamer_ref.render import render
 
@@ -287,7 +287,7 @@ def test_compare_keeps_its_json_keys(corpus, run):
 
 
 def test_compare_conclusion_when_the_summaries_agree(corpus, tmp_path):
-    from flamer_ref.engine.turns import load_any
+    from flamer_ref.scenario_files import load_any
 
     f = tmp_path / "field.yaml"
     f.write_text("kind: field\nside: B\nas_of: 2026-09-03\nfield: [개미, 증폭기, null, null, null]\nactions:\n"

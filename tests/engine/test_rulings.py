@@ -1,6 +1,6 @@
 """Each dated ruling the engine consults, on both sides of its date."""
 
-from flamer_ref.engine import runner
+from flamer_ref import runner
 
 from .conftest import P, events, scenario
 

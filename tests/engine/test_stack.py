@@ -196,7 +196,7 @@ def test_lowered_hp_to_zero_captures_at_once(run):
 
 def test_branches_do_not_split_on_capture_order(run, corpus):
     # two independent combats: the order changes only the order of the prisoner lists
-    from flamer_ref.engine import runner
+    from flamer_ref import runner
 
     scn = run.parse(scenario({"1,1": {"A": [P("a", atk=3)], "B": [P("b")]},
                               "2,2": {"A": [P("c", atk=3)], "B": [P("d")]}}))

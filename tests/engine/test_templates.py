@@ -2,7 +2,7 @@
 
 import pytest
 
-from flamer_ref.engine import runner
+from flamer_ref import runner
 from flamer_ref.render import md_escape, render
 
 from .conftest import C, P, scenario

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from flamer_ref import verdict
-from flamer_ref.engine import runner
-from flamer_ref.engine.turns import load_any, run_any
+from flamer_ref import runner
+from flamer_ref.engine.turns import run_any
+from flamer_ref.scenario_files import load_any
 from flamer_ref.render import render
 
 from .conftest import P, scenario

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import FlamerError, NotFound
-from .aliases import KIND_KO, kind_value
+from .engine.aliases import KIND_KO, kind_value
+from .errors import FlamerError, NotFound
 
 #: the kinds `flamer scenario new` knows, canonical; a kind whose template file is missing is not offered
 NEW_KINDS = ("combat", "move", "victory", "field", "round")
@@ -27,7 +27,7 @@ class UnknownKind(ValueError):
 
 
 def _template_dir() -> Path:
-    from ..paths import templates_dir
+    from .paths import templates_dir
 
     return templates_dir() / "scenario" / "new"
 
@@ -72,7 +72,7 @@ def example_scenario(corpus, example_id: str) -> dict:
         from difflib import get_close_matches
 
         near = get_close_matches(base, list(entries), n=5, cutoff=0.4)
-        from ..korean import josa
+        from .korean import josa
 
         raise NotFound(f"예시 {josa(repr(base), '이/가')} 없습니다.", [(n, entries[n]["title"]) for n in near])
     scn = entry["scenario"]
@@ -96,7 +96,7 @@ def example_scenario(corpus, example_id: str) -> dict:
 
 
 def _header(eid: str, title: str, index: int, count: int) -> str:
-    from ..render import render
+    from .render import render
 
     return render("scenario/example_header.txt.j2", id=eid, title=title, index=index, count=count)
 
@@ -150,3 +150,30 @@ def _plain(obj):
     if isinstance(obj, list):
         return [_plain(v) for v in obj]
     return obj
+
+
+# ------------------------------------------------------------- reading ----
+# Scenario files are read here (the data layer); the engine parses objects it is given.
+#: how standard input is named in messages
+STDIN_NAME = "표준 입력"
+
+
+def load_any(path: str | Path, corpus, display: str | None = None):
+    """Read and parse a scenario file of any kind (engine.turns.parse_any); "-" reads standard input."""
+    from .engine.turns import parse_any
+    from .yamlio import read_scenario, read_stdin
+
+    if str(path) == "-":
+        name = STDIN_NAME if display in (None, "-") else display
+        return parse_any(read_stdin(name), name, corpus)
+    name = display or str(path)
+    return parse_any(read_scenario(Path(path), name), name, corpus)
+
+
+def load_scenario(path: str | Path, corpus, display: str | None = None):
+    """Read and parse a combat scenario file (engine.scenario.parse)."""
+    from .engine.scenario import parse
+    from .yamlio import read_scenario
+
+    name = display or str(path)
+    return parse(read_scenario(Path(path), name), name, corpus)

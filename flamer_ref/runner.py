@@ -1,29 +1,32 @@
 """What the `flamer simulate` / `flamer examples` commands do, as plain
 functions returning JSON-ready dicts: compare two dates, enumerate combat
 orders, check the corpus examples, and collect the clause titles a template
-needs to cite decisions. No sentences here either."""
+needs to cite decisions. It sits above the engine (flamer_ref/engine/, pure: no files, no
+sentences): every result it returns has the Korean `message` of its errors and gaps filled by the
+templates (render.word_result), as the JSON contract wants."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from ..errors import DataError, FlamerError, Forbidden
-from .combat import combat_orders, simulate
-from .scenario import Scenario, parse as parse_scenario
+from .engine.combat import combat_orders, simulate
+from .engine.scenario import Scenario, parse as parse_scenario
+from .errors import DataError, FlamerError, Forbidden
+from .render import word_result
 
 
 
 def _combat_json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
-    return simulate(parse_scenario(scn_obj, file, corpus), corpus, as_of=as_of).to_json()
+    return word_result(simulate(parse_scenario(scn_obj, file, corpus), corpus, as_of=as_of).to_json())
 
 
 #: kind → fn(scenario object, file label, corpus, as_of) → result JSON. Other kinds register here
 #: (e.g. RUNNERS["move"] = …) and `flamer examples` starts checking them instead of skipping.
 def _turn_json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
-    from .turns import parse_any, run_any
+    from .engine.turns import parse_any, run_any
 
-    return run_any(parse_any(scn_obj, file, corpus), corpus, as_of)
+    return word_result(run_any(parse_any(scn_obj, file, corpus), corpus, as_of))
 
 
 RUNNERS = {"combat": _combat_json, "move": _turn_json, "victory": _turn_json, "field": _turn_json,
@@ -138,7 +141,7 @@ def changes(a: dict | None, b: dict | None, da: str, db: str) -> list[dict]:
     ``validity`` (resolves at one date only), ``cell`` (outcome of a combat cell), ``declaration`` (a
     declaration's effect lands at one date and fizzles or is never resolved at the other), ``piece`` (where a
     piece ended), ``unresolved`` (gaps reported at one date only)."""
-    from ..verdict import cell_status
+    from .verdict import cell_status
 
     out: list[dict] = []
     if a is None or b is None:
@@ -176,7 +179,7 @@ def changes(a: dict | None, b: dict | None, da: str, db: str) -> list[dict]:
 
 def _try(scn: Scenario, corpus, **kw) -> tuple[dict | None, str | None]:
     try:
-        return simulate(scn, corpus, **kw).to_json(), None
+        return word_result(simulate(scn, corpus, **kw).to_json()), None
     except (DataError, Forbidden) as exc:
         return None, exc.message
 
@@ -190,10 +193,10 @@ _TURN_OUTCOME = {"move": ("valid", "positions", "encounters", "errors"),
 def compare_turn(scn: dict, corpus, base: str, other: str) -> dict:
     """compare() for move / victory / field scenarios: resolve at both dates and
     list what differs, with the rulings dated in between."""
-    from .turns import run_any
+    from .engine.turns import run_any
 
     keys = _TURN_OUTCOME[scn["kind"]]
-    a, b = run_any(scn, corpus, base), run_any(scn, corpus, other)
+    a, b = word_result(run_any(scn, corpus, base)), word_result(run_any(scn, corpus, other))
 
     def view(r):
         out = {k: r[k] for k in keys}

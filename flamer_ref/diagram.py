@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
-from .korean import display_width
+from .korean import clip, display_width
 
 # ------------------------------------------------------------------ colours ----
 BLUE = {"name": "blue", "stroke": "#1d4f9c", "fill": "#dde8fa", "solid": "#2d6cc8", "ink": "#0f2f63"}
@@ -60,20 +60,6 @@ def _r(v: float) -> float:
     v = round(float(v), 1)
     return int(v) if v == int(v) else v
 
-
-def clip(text: Any, width: int) -> str:
-    """Cut to a display width (Korean syllables count two), ending in '…'."""
-    text = " ".join(str(text).split())
-    if display_width(text) <= width:
-        return text
-    out, w = [], 0
-    for ch in text:
-        cw = display_width(ch)
-        if w + cw > width - 1:
-            break
-        out.append(ch)
-        w += cw
-    return "".join(out) + "…"
 
 
 def rect(x, y, w, h, fill=PAPER, stroke=None, sw=1, rx=0, dash=None, opacity=None, tip=None) -> dict:

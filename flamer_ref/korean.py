@@ -470,3 +470,18 @@ def fix_shift(word: str) -> str:
                 ch = chr(_SBASE + cho * 588 + (jung - 2) * 28 + jong)
         out.append(ch)
     return "".join(out)
+
+
+def clip(text, width: int) -> str:
+    """Cut text to a display width (Korean syllables count two), ending in '…'."""
+    text = " ".join(str(text).split())
+    if display_width(text) <= width:
+        return text
+    out, w = [], 0
+    for ch in text:
+        cw = display_width(ch)
+        if w + cw > width - 1:
+            break
+        out.append(ch)
+        w += cw
+    return "".join(out) + "…"

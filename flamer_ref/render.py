@@ -5,26 +5,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .korean import display_width, josa, wrap
+from .korean import clip as _clip, display_width, josa, wrap
 
 
 def _unknown(value, unknown="미상"):
     return unknown if value is None else value
 
-
-def _clip(text, width):
-    """Cut text to a display width (Korean syllables count two), adding '…'."""
-    text = " ".join(str(text).split())
-    if display_width(text) <= width:
-        return text
-    out, w = [], 0
-    for ch in text:
-        cw = display_width(ch)
-        if w + cw > width - 1:
-            break
-        out.append(ch)
-        w += cw
-    return "".join(out) + "…"
 
 
 _MD_INLINE = str.maketrans({c: "\\" + c for c in "\\`*_[]|~"})

@@ -601,6 +601,8 @@ def validate(
     as_json: bool = JSON_OPT,
 ):
     """rules/와 cards/ 전체를 엄격하게 검사합니다. 문제가 하나라도 있으면 종료 코드 1."""
+    if data is not None and not data.strip():
+        raise typer.BadParameter("빈 경로입니다. 검사할 데이터 폴더를 적으세요.", param_hint="--data")
 
     def go():
         from pathlib import Path
@@ -609,7 +611,7 @@ def validate(
         from .errors import DataError
         from .paths import data_root
 
-        root = Path(data) if data else data_root()
+        root = Path(data) if data is not None else data_root()
         try:
             c = load(root, use_cache=False)
         except DataError as exc:
@@ -624,6 +626,19 @@ def validate(
 
         effects_file = root / "cards" / "effects.yaml"
         effects = load_effects(c, effects_file) if effects_file.is_file() else {}
+        # the example board (rules/boards/example.yaml), as the engine will read it
+        board_file = root / "rules" / "boards" / "example.yaml"
+        if board_file.is_file():
+            from .engine.board import BoardError, board_from_spec
+            from .errors import Problem
+            from .yamlio import plain, read_yaml
+
+            board_doc = read_yaml(board_file, "rules/boards/example.yaml")
+            try:
+                board_from_spec(plain(board_doc))
+            except BoardError as exc:
+                raise DataError([Problem("rules/boards/example.yaml", getattr(board_doc, "line", None), exc.key,
+                                         exc.message, exc.fix)]) from None
         counts = {"clauses": len(c.clauses), "interpretations": len(c.interpretations), "rulings": len(c.rulings),
                   "faq": len(c.faq), "terms": len(c.terms), "examples": len(c.examples), "cards": len(c.cards),
                   "effects": len(effects), "timings": len(c.timings)}

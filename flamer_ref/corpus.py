@@ -3,13 +3,15 @@
 The loader is strict: an unknown key, a duplicate key or id, a bad date, a
 wrong type or a reference that does not resolve is reported with the file, the
 line, the key and how to fix it. A validated corpus is cached (marshal) keyed
-by the files' sizes and modification times, so a lookup does not parse YAML.
+by a checksum of the files' bytes, so a lookup does not parse YAML; a cache file
+is checked (header, checksum, shape) and rebuilt whenever it cannot be trusted.
 """
 
 from __future__ import annotations
 
-import zlib
 import marshal
+import re
+import zlib
 import os
 import sys
 from dataclasses import dataclass, field
@@ -22,7 +24,9 @@ from .errors import line_of as _line
 from .korean import josa
 from .paths import cache_dir, data_root
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
+# citable ids (docs/DATA.md): lowercase ASCII words joined by dots or hyphens, at most 120 characters
+_ID_RE = re.compile(r"(?=.{1,120}\Z)[a-z0-9]+(?:[.-][a-z0-9]+)*")
 
 GRADES = ("초급", "중급", "고급")
 TIMINGS = ("전투", "대응", "이동", "등장")
@@ -252,19 +256,28 @@ def _data_files(root: Path) -> list[Path]:
 
 
 def _signature(root: Path, files: list[Path]) -> str:
-    parts: list[str] = []
-    parts.append(f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}|{root.resolve()}")
+    """The cache key: a checksum of every data file's path and bytes (not its size or
+    modification time, which archive extraction and sync tools restore), of the code
+    that shapes the cache, and of the versions involved."""
+    crc, adl = 0, 1
+    head = f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}|{root.resolve()}".encode()
+    crc, adl = zlib.crc32(head, crc), zlib.adler32(head, adl)
     for p in files:
-        st = p.stat()
-        parts.append(f"|{p.relative_to(root)}|{st.st_size}|{st.st_mtime_ns}")
-    # the index layout depends on the code that builds it
+        name = f"|{p.relative_to(root).as_posix()}|".encode()
+        try:
+            data = p.read_bytes()
+        except OSError:
+            data = b"\x00unreadable"  # parse() reports it; the key just has to differ
+        for chunk in (name, len(data).to_bytes(8, "little"), data):
+            crc, adl = zlib.crc32(chunk, crc), zlib.adler32(chunk, adl)
+    # the cache layout depends on the code that builds it
     here = Path(__file__).parent
     for name in ("corpus.py", "search.py", "korean.py"):
         st = (here / name).stat()
-        parts.append(f"|{name}|{st.st_size}|{st.st_mtime_ns}")
+        part = f"|{name}|{st.st_size}|{st.st_mtime_ns}".encode()
+        crc, adl = zlib.crc32(part, crc), zlib.adler32(part, adl)
     # two independent 32-bit checksums: zlib imports in well under a millisecond, hashlib in ~3 ms
-    text = "".join(parts).encode()
-    return f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+    return f"{crc:08x}{adl:08x}"
 
 
 _MEMO: dict[str, object] = {}
@@ -280,24 +293,115 @@ def _paths(root: Path | str | None) -> tuple[Path, list[Path], Path | None]:
     return root, files, (cdir / _signature(root, files)) if cdir is not None else None
 
 
-def _read_cache(path: Path | None):
+# A cache file: magic, format, kind, length and checksum of the payload, then the marshal payload.
+_MAGIC = b"FLMRC"
+_HEAD = len(_MAGIC) + 1 + 1 + 8 + 4
+_MAX_CACHE_BYTES = 256 * 1024 * 1024
+
+
+def _frame(kind: bytes, payload: bytes) -> bytes:
+    return (_MAGIC + bytes([CACHE_FORMAT]) + kind + len(payload).to_bytes(8, "little")
+            + zlib.crc32(payload).to_bytes(4, "little") + payload)
+
+
+def _read_cache(path: Path | None, kind: bytes = b"C"):
+    """The object stored in a cache file, or None when there is none or it cannot be
+    trusted (not a regular file, wrong header, length or checksum, unreadable)."""
     if path is None:
         return None
+    import stat as _stat
+
     try:
-        with open(path, "rb") as fh:
-            return marshal.load(fh)
-    except (OSError, EOFError, ValueError, TypeError):
+        # O_NONBLOCK: a FIFO with no writer must not hang the open; fstat then refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
         return None
+    try:
+        st = os.fstat(fd)
+        if not _stat.S_ISREG(st.st_mode) or not _HEAD <= st.st_size <= _MAX_CACHE_BYTES:
+            return None
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            blob = fh.read(st.st_size + 1)
+    except (OSError, ValueError, MemoryError):
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if blob[:len(_MAGIC)] != _MAGIC or blob[len(_MAGIC)] != CACHE_FORMAT or blob[len(_MAGIC) + 1:len(_MAGIC) + 2] != kind:
+        return None
+    at = len(_MAGIC) + 2
+    size = int.from_bytes(blob[at:at + 8], "little")
+    crc = int.from_bytes(blob[at + 8:at + 12], "little")
+    payload = memoryview(blob)[_HEAD:]
+    if len(payload) != size or zlib.crc32(payload) != crc:
+        return None
+    try:
+        return marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+
+
+_CORPUS_TABLES = ("sources", "sections", "clauses", "interpretations", "rulings", "faq", "terms",
+                  "examples", "cards", "timings", "synonyms")
+
+
+def _valid_corpus(data, root: Path) -> bool:
+    """A cached corpus has exactly the corpus's tables, each a mapping of id → record."""
+    if not isinstance(data, dict) or set(data) != set(_CORPUS_TABLES) | {"root"}:
+        return False
+    if data["root"] != str(root):
+        return False
+    for name in _CORPUS_TABLES:
+        table = data[name]
+        if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, dict) for k, v in table.items()):
+            return False
+    return bool(data["clauses"])
+
+
+def _valid_index(packed) -> bool:
+    """A cached (packed) search index has every part a search reads, with consistent sizes."""
+    from .search import _TABLES
+
+    if not isinstance(packed, dict):
+        return False
+    if not all(isinstance(packed.get(k), str) for k in ("ids", "kinds", "raw_words", "lemmas")):
+        return False
+    if not isinstance(packed.get("ruling_dates"), dict) or not isinstance(packed.get("synonyms"), dict):
+        return False
+    n = packed["ids"].count("\x00") + 1
+    if packed["kinds"].count("\x00") + 1 != n:
+        return False
+    for name in ("titles", "texts", "heads", "names"):
+        col = packed.get(name)
+        if not (isinstance(col, tuple) and len(col) == 2 and all(isinstance(x, bytes) for x in col)):
+            return False
+        if len(col[1]) != 4 * (n + 1):
+            return False
+        # the offsets must stay inside the blob (checked at the ends; the writer makes them monotone)
+        if int.from_bytes(col[1][-4:], "little") != len(col[0]) or col[1][:4] != b"\x00\x00\x00\x00":
+            return False
+    for name in _TABLES:
+        t = packed.get(name)
+        if not isinstance(t, dict):
+            return False
+        if not all(isinstance(t.get(k), str) for k in ("keys", "lex_keys")):
+            return False
+        if not all(isinstance(t.get(k), bytes) for k in ("lex_idx", "lens", "post", "offs")):
+            return False
+        if len(t["post"]) % 4 or len(t["offs"]) % 4 or len(t["lex_idx"]) % 4 or len(t["lens"]) % 2:
+            return False
+    return True
 
 
 def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:
-    """Load the corpus (validated), from the cache when it is fresh."""
+    """Load the corpus (validated), from the cache when it is fresh and sound."""
     root, files, stem = _paths(root)
-    key = ("corpus", str(root))
+    key = ("corpus", str(root), stem.name if stem else None)
     if use_cache and key in _MEMO:
         return _MEMO[key]  # type: ignore[return-value]
-    data = _read_cache(stem.with_name(stem.name + ".corpus") if (use_cache and stem) else None)
-    if data is not None:
+    data = _read_cache(stem.with_name(stem.name + ".corpus") if (use_cache and stem) else None, b"C")
+    if data is not None and _valid_corpus(data, root):
         corpus = Corpus.from_plain(data)
     else:
         corpus = parse(root, files)
@@ -314,33 +418,55 @@ def load_index(root: Path | str | None = None) -> dict:
     from .search import unpack_index
 
     root, files, stem = _paths(root)
-    key = ("index", str(root))
+    key = ("index", str(root), stem.name if stem else None)
     if key in _MEMO:
         return _MEMO[key]  # type: ignore[return-value]
-    packed = _read_cache(stem.with_name(stem.name + ".index") if stem else None)
-    if packed is None:
+    path = stem.with_name(stem.name + ".index") if stem else None
+    packed = _read_cache(path, b"I")
+    index = None
+    if packed is not None and _valid_index(packed):
+        try:
+            index = unpack_index(packed)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            index = None
+    if index is None:
         from .search import build_index, pack_index
 
-        corpus = load(root)
-        packed = _read_cache(stem.with_name(stem.name + ".index") if stem else None) or pack_index(build_index(corpus))
-    index = unpack_index(packed)
+        packed = pack_index(build_index(load(root)))
+        if path is not None:
+            _write_cache(path, b"I", packed)  # retried here when an earlier write failed
+        index = unpack_index(packed)
     _MEMO[key] = index
     return index
+
+
+def _write_cache(path: Path, kind: bytes, obj) -> bool:
+    """Write one cache file atomically (temp file + os.replace); never raise, never leave
+    the temp file behind."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        blob = _frame(kind, marshal.dumps(obj))
+        with open(tmp, "wb") as fh:
+            fh.write(blob)
+        os.replace(tmp, path)
+        return True
+    except (OSError, ValueError):
+        # a read-only home or a full disk is fine: we just parse every time
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        return False
 
 
 def _write_caches(stem: Path, corpus: Corpus) -> None:
     from .search import build_index, pack_index
 
-    tmp = None
+    if not _write_cache(stem.with_name(stem.name + ".corpus"), b"C", corpus.to_plain()):
+        return
     try:
-        stem.parent.mkdir(parents=True, exist_ok=True)
-        for suffix, obj in ((".corpus", corpus.to_plain()), (".index", pack_index(build_index(corpus)))):
-            path = stem.with_name(stem.name + suffix)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            with open(tmp, "wb") as fh:
-                marshal.dump(obj, fh)
-            os.replace(tmp, path)
-            tmp = None
+        _write_cache(stem.with_name(stem.name + ".index"), b"I", pack_index(build_index(corpus)))
         for old in stem.parent.glob("*.corpus"):
             if old.name != stem.name + ".corpus":
                 for sfx in (".corpus", ".index"):
@@ -348,13 +474,8 @@ def _write_caches(stem: Path, corpus: Corpus) -> None:
                         old.with_suffix(sfx).unlink()
                     except OSError:
                         pass
-    except (OSError, ValueError):
-        # a read-only home or a full disk is fine: we just parse every time (and leave no temp file)
-        if tmp is not None:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+    except OSError:
+        pass
 
 
 def parse(root: Path, files: list[Path] | None = None) -> Corpus:
@@ -363,6 +484,14 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
     from .yamlio import plain, read_yaml
 
     files = files if files is not None else _data_files(root)
+    # the two files everything else refers to: when one is missing, say so once (not one
+    # "cannot find" line per reference)
+    for rel_path, is_there in (("rules/sources.yaml", (root / "rules" / "sources.yaml").is_file()),
+                               ("rules/clauses/", any(p.parent == root / "rules" / "clauses" for p in files))):
+        if not is_there:
+            raise DataError([Problem(rel_path, None, None, f"{rel_path} 파일이 없습니다."
+                                     if rel_path.endswith(".yaml") else f"{rel_path} 폴더가 없거나 조항 파일이 없습니다.",
+                                     "데이터 폴더 구조는 docs/DATA.md를 보세요")])
     corpus = Corpus(root=str(root))
     problems: list[Problem] = []
     seen_ids: dict[str, str] = {}  # id -> file
@@ -375,6 +504,12 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
             return str(p)
 
     def claim_id(chk: _Checker, obj, key: str, value: str, what: str):
+        if not _ID_RE.fullmatch(value):
+            # reported, but still claimed: a bad id should not also cascade into "not found" lines
+            suggestion = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")[:80]
+            chk.add(obj, key, f"{what} id '{value}'의 형식이 잘못되었습니다: 영문 소문자, 숫자와 '.', '-'만 씁니다"
+                    " (docs/DATA.md).",
+                    f"예: '{suggestion}'" if _ID_RE.fullmatch(suggestion or "-") else "예: 'combat.step7.sweep'")
         if value in seen_ids:
             chk.add(obj, key, f"{what} id '{value}'가 중복됩니다 (먼저 나온 곳: {seen_ids[value]}).",
                     "id를 다른 이름으로 바꾸세요")

@@ -274,6 +274,24 @@ def parse_destroy(obj, where: str, sink: _Sink) -> Destroy | None:
 _ITEM_KEYS = {"card", "ability", "timing", "choose", "condition", "cost", "effect", "source", "quote", "note"}
 
 
+def _item_type_problem(it: dict) -> tuple[str, str] | None:
+    """(key, expected form) of the first top-level value of an effects item with the wrong type."""
+    def strs(v):
+        return isinstance(v, str) or (isinstance(v, list) and bool(v) and all(isinstance(x, str) for x in v))
+
+    checks = (("card", lambda v: isinstance(v, str), "카드 이름(문자열)"),
+              ("ability", lambda v: v is None or isinstance(v, str), "능력 이름(문자열) 또는 null"),
+              ("timing", lambda v: isinstance(v, str), "타이밍(문자열)"),
+              ("cost", lambda v: v is None or isinstance(v, list), "목록(- {destroy: …})"),
+              ("effect", lambda v: v is None or isinstance(v, list), "목록 또는 null"),
+              ("source", strs, "페이지 id(문자열) 또는 문자열 목록"),
+              ("quote", strs, "인용구(문자열) 또는 문자열 목록"))
+    for key, ok, expected in checks:
+        if key in it and not ok(it[key]):
+            return key, expected
+    return None
+
+
 def parse_effects(doc, corpus, display: str) -> dict[tuple[str, str | None], EffectDef]:
     """Validate the document of cards/effects.yaml (read by the data layer:
     `corpus.load_effects`, `corpus.effects`) against the card database.
@@ -302,6 +320,12 @@ def parse_effects(doc, corpus, display: str) -> dict[tuple[str, str | None], Eff
             if req not in it:
                 sink.add(it, None, where, f"필수 키 '{req}'가 없습니다.")
         if sink.problems and sink.problems[-1].key == where and "필수 키" in sink.problems[-1].message:
+            continue
+        bad_type = _item_type_problem(it)
+        if bad_type is not None:
+            key, expected = bad_type
+            sink.add(it, key, f"{where}.{key}", f"'{key}' 값의 형식이 잘못되었습니다: {expected}이어야 합니다.",
+                     "cards/effects.yaml 머리 주석의 형식을 보세요")
             continue
         card = it["card"]
         ability = it["ability"]

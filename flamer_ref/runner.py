@@ -258,14 +258,38 @@ def compare(scn: Scenario, corpus, base: str, other: str) -> dict:
             "by_ruling": by_ruling}
 
 
+#: Most combat orders --all-branches runs (each one resolves the whole scenario).
+MAX_BRANCH_ORDERS = 120
+
+
+def _cells_independent(scn: Scenario) -> bool:
+    """True when the combat order cannot change the outcome: no response stack (the only thing the
+    first combat hosts for all cells, response.resolve.once), no (전투) card declared, and no piece
+    whose (전투) SP reaches into another cell's combat (combat.remote). Then the cells are fought
+    independently and every order gives the same result."""
+    from .engine.types import REMOTE_SP
+
+    remote = {c for c, _ in REMOTE_SP}
+    return not scn.response and not scn.battle_cards and not any(p.card in remote for p in scn.pieces)
+
+
 def branches(scn: Scenario, corpus, as_of: str | None) -> dict:
-    """Each combat order the attacker could choose → the distinct outcomes."""
+    """Each combat order the attacker could choose → the distinct outcomes.
+
+    Only orders that can differ are run: independent cells give one branch (note ``independent``);
+    past MAX_BRANCH_ORDERS orders the rest are not run (note ``capped``, with ``orders_total``)."""
+    note = None
+    total = None
     if scn.combat_order is not None:
         orders = [scn.combat_order]
         fixed = True
     else:
         orders = combat_orders(scn, corpus) or [()]
         fixed = False
+        if len(orders) > 1 and _cells_independent(scn):
+            orders, note = orders[:1], "independent"
+        elif len(orders) > MAX_BRANCH_ORDERS:
+            total, orders, note = len(orders), orders[:MAX_BRANCH_ORDERS], "capped"
     groups: list[dict] = []
     for order in orders:
         res, err = _try(scn, corpus, as_of=as_of, combat_order=order or None)
@@ -279,8 +303,13 @@ def branches(scn: Scenario, corpus, as_of: str | None) -> dict:
                            "error": err, "as_of": res["as_of"] if res else as_of})
     for g in groups:
         g.pop("_key")
-    return {"kind": "branches", "file": scn.file, "fixed_by_file": fixed, "orders_tried": len(orders),
-            "distinct": len(groups), "branches": groups}
+    out = {"kind": "branches", "file": scn.file, "fixed_by_file": fixed, "orders_tried": len(orders),
+           "distinct": len(groups), "branches": groups}
+    if note:
+        out["note"] = note
+    if total is not None:
+        out["orders_total"] = total
+    return out
 
 
 # --------------------------------------------------------------- examples ----

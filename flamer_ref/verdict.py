@@ -272,7 +272,8 @@ def branches(data: dict) -> dict:
                  for cell, c in (o.get("cells") or {}).items()]
         outs.append({"orders": br.get("orders"), "error": None, "cells": cells})
     return {"kind": "branches", "fixed": bool(data.get("fixed_by_file")), "tried": data.get("orders_tried", 1),
-            "distinct": data.get("distinct", len(outs)), "outcomes": outs, "no_choices": data.get("note") == "no-choices"}
+            "distinct": data.get("distinct", len(outs)), "outcomes": outs, "no_choices": data.get("note") == "no-choices",
+            "independent": data.get("note") == "independent", "total": data.get("orders_total")}
 
 
 __all__ = ["build", "cell_status"]

@@ -23,6 +23,11 @@ ADJACENCIES = tuple(_STEPS)
 BOARD_KEYS = ("width", "height", "adjacency", "sea", "cells", "neighbors", "label", "values", "homes")
 
 
+#: Bounds on a board (a real map has a few dozen cells): each side of a grid, and cells in all.
+MAX_BOARD_SIDE = 100
+MAX_BOARD_CELLS = 10_000
+
+
 class BoardError(ValueError):
     """A board description that cannot be used; `key` names the field."""
 
@@ -111,6 +116,9 @@ def board_from_spec(spec: dict) -> Board:
         raw = spec["cells"]
         if not isinstance(raw, list) or not raw:
             raise BoardError("board.cells", "board.cells는 셀 목록이어야 합니다.")
+        if len(raw) > MAX_BOARD_CELLS:
+            raise BoardError("board.cells", f"board.cells에 셀이 {len(raw):,}개 있습니다. 보드는 {MAX_BOARD_CELLS:,}칸까지만 받습니다.",
+                             f"셀을 {MAX_BOARD_CELLS:,}개 이하로 줄이세요")
         cells = set()
         for c in raw:
             k = cell_key(c)
@@ -138,6 +146,15 @@ def board_from_spec(spec: dict) -> Board:
             and w > 0 and h > 0):
         raise BoardError("board.width", "board에는 양의 정수 width와 height (또는 cells와 neighbors)가 필요합니다.",
                          "{width: 7, height: 6, adjacency: square8} 처럼 적으세요")
+    for key, n in (("width", w), ("height", h)):
+        if n > MAX_BOARD_SIDE:
+            from ..korean import josa
+
+            raise BoardError(f"board.{key}", f"{josa('board.' + key, '이/가')} {n:,}입니다. 보드의 {key}는 {MAX_BOARD_SIDE}까지만 받습니다.",
+                             f"{key}: {MAX_BOARD_SIDE} 이하로 적으세요 (칸은 모두 {MAX_BOARD_CELLS:,}개까지)")
+    if w * h > MAX_BOARD_CELLS:
+        raise BoardError("board.width", f"보드가 {w * h:,}칸({w} × {h})입니다. 보드는 {MAX_BOARD_CELLS:,}칸까지만 받습니다.",
+                         f"width × height를 {MAX_BOARD_CELLS:,} 이하로 줄이세요")
     adj = spec.get("adjacency", "square8")
     if adj not in _STEPS:
         raise BoardError("board.adjacency", f"알 수 없는 adjacency '{adj}'.", f"다음 중 하나: {', '.join(_STEPS)}")

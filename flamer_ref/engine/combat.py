@@ -991,14 +991,24 @@ class Engine:
             self.step(cell, 6, None, mobile={self.attacker: [], self.defender: []}, next="step7")
             return self.finish(cell, 0, EndReason.DECIDED, resolved_here, sweep=True)
         rnd = 0
+        prev_shape = None  # (composition, damage per side) of the previous round, for the projection below
+        projected = None
         while True:
             rnd += 1
+            before = self._round_shape(cell)
             ch4 = self.volley(cell, self.attacker, 4, rnd)
             ch5 = self.volley(cell, self.defender, 5, rnd)
             a_mob, d_mob = self.mobile(cell, self.attacker), self.mobile(cell, self.defender)
             nxt = "step7" if not (a_mob and d_mob) else ("repeat" if (ch4 or ch5) else "stalemate")
             if nxt == "repeat" and rnd >= MAX_ROUNDS:
                 nxt = "round-limit"
+            elif nxt == "repeat":
+                shape, projected = self._project(cell, before, prev_shape, rnd)
+                prev_shape = shape
+                if projected is not None and projected > MAX_ROUNDS:
+                    # the same pieces dealt the same damage per side two rounds running and nothing but
+                    # HP changed: no piece can reach HP 0 before round `projected`, past the limit
+                    nxt = "round-limit"
             self.step(cell, 6, rnd, mobile={self.attacker: [p.id for p in a_mob], self.defender: [p.id for p in d_mob]},
                       next=nxt)
             if nxt == "step7":
@@ -1010,12 +1020,49 @@ class Engine:
             if nxt == "round-limit":
                 # every round so far changed something (the combat would end some day), but the
                 # HP left is too high for the tool to go on: not a stalemate, a computing limit
+                extra = {"projected": projected} if projected is not None and projected > MAX_ROUNDS else {}
                 self.emit(E.STALEMATE, cell=cell, step=6, round=rnd, why="round-limit", limit=MAX_ROUNDS,
-                          rule="combat.step6.check")
+                          rule="combat.step6.check", **extra)
                 self.gap(UnresolvedReason.ROUND_LIMIT, cell=cell, round=rnd, limit=MAX_ROUNDS,
-                         rule="combat.step6.check")
+                         rule="combat.step6.check", **extra)
                 return self.finish(cell, rnd, EndReason.STALEMATE, resolved_here, rule="combat.step6.check")
         return self.finish(cell, rnd, EndReason.DECIDED, resolved_here, sweep=True)
+
+    def _round_shape(self, cell: str) -> tuple:
+        """What a round of steps 4–5 may change besides HP: which pieces stand here, in which
+        state, with which bonuses — and the damage taken so far by each."""
+        return tuple(sorted((p.id, p.side, p.state.value, p.b_atk, p.b_hp, p.b_lv, p.damage)
+                            for p in self.in_cell(cell)))
+
+    def _project(self, cell: str, before: tuple, prev_shape, rnd: int):
+        """(this round's shape, earliest round the combat could end or None).
+
+        If the same pieces (same states and bonuses) took the same total damage per side in
+        this round and the previous one, only HP changed; the side's damage per round is the
+        sum of its opponents' ATK, so a piece with h HP left cannot fall before
+        ceil(h / damage) more rounds — a lower bound that holds whatever the targeting picks."""
+        after = self._round_shape(cell)
+        if [x[:6] for x in before] != [x[:6] for x in after]:
+            return None, None
+        dmg: dict[str, int] = {}
+        for b, a in zip(before, after):
+            dmg[b[1]] = dmg.get(b[1], 0) + a[6] - b[6]
+        shape = (tuple(x[:6] for x in after), tuple(sorted(dmg.items())))
+        if shape != prev_shape:
+            return shape, None
+        earliest = None
+        for p in self.in_cell(cell):
+            d = dmg.get(p.side, 0)
+            if d <= 0:
+                continue
+            if p.state is SETTLED:
+                return shape, None
+            h = self.hp_or_none(p)
+            if h is None:
+                return shape, None
+            k = rnd + max(1, -(-h // d))
+            earliest = k if earliest is None else min(earliest, k)
+        return shape, earliest
 
     def sp_step(self, cell: str) -> None:
         for side in (self.attacker, self.defender):

@@ -34,6 +34,7 @@ from typing import Any
 from ..errors import DataError, Forbidden, Problem
 from . import aliases
 from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations, _q,
+                       parse_combat_order,
                        _unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
 from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
@@ -165,21 +166,7 @@ def parse_round(doc: dict, file: str, corpus) -> dict:
     # ----- the response and combat turns
     response = _declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order)
     battle = _declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order)
-    order = None
-    co = doc.get("combat_order")
-    if co is not None:
-        if not isinstance(co, list) or not co:
-            sink.add(doc, "combat_order", "combat_order", "combat_order는 셀 목록이어야 합니다.", '["2,4", "3,3"]')
-        else:
-            order = []
-            for i, c in enumerate(co):
-                cc = normalize_cell(c)
-                if cc is None or cc in order:
-                    sink.add(doc, "combat_order", f"combat_order[{i}]",
-                             f"셀 {_q(c, '을/를')} 읽을 수 없거나 두 번 나옵니다.", '"x,y" 형식, 셀마다 한 번')
-                else:
-                    order.append(cc)
-            order = tuple(order)
+    order = parse_combat_order(doc, sink)
 
     # ----- the production and blackout turns
     produce = []

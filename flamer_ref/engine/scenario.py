@@ -23,7 +23,7 @@ from ..errors import Ambiguous, BadInput, DataError, NotFound, Problem
 from ..errors import line_of as _line
 from . import aliases
 from .effects import Destroy, Primitive, _Sink, parse_destroy, parse_effect_list
-from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
+from .types import CELL_LIMIT, MAX_SCENARIO_CELLS, SIDE_LIMIT, PieceState
 
 KINDS = ("combat", "move", "victory", "field", "round")
 #: kinds of the scenario contract that this version cannot resolve yet (a clear error, not 'unknown kind')
@@ -393,22 +393,7 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
     battle = tuple(_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order))
 
     # ----- combat order
-    order = None
-    co = doc.get("combat_order")
-    if co is not None:
-        if not isinstance(co, list) or not co:
-            sink.add(doc, "combat_order", "combat_order", "combat_order는 셀 목록이어야 합니다.", '["2,4", "3,3"]')
-        else:
-            order_l = []
-            for i, c in enumerate(co):
-                cc = normalize_cell(c)
-                if cc is None:
-                    sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {_q(c, '을/를')} 읽을 수 없습니다.", '"x,y" 형식')
-                elif cc in order_l:
-                    sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {_q(cc, '이/가')} 두 번 나옵니다.")
-                else:
-                    order_l.append(cc)
-            order = tuple(order_l)
+    order = parse_combat_order(doc, sink)
     if sink.problems:
         raise DataError(sink.problems)
 
@@ -493,6 +478,26 @@ def side_code_ok(sink: _Sink, obj: dict, side, where: str) -> bool:
     return False
 
 
+def parse_combat_order(doc: dict, sink) -> tuple[str, ...] | None:
+    """`combat_order`: the attacker's order of the combat cells, each once (problems go to sink)."""
+    co = doc.get("combat_order")
+    if co is None:
+        return None
+    if not isinstance(co, list) or not co:
+        sink.add(doc, "combat_order", "combat_order", "combat_order는 셀 목록이어야 합니다.", '["2,4", "3,3"]')
+        return None
+    order: list[str] = []
+    for i, c in enumerate(co):
+        cc = normalize_cell(c)
+        if cc is None:
+            sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {_q(c, '을/를')} 읽을 수 없습니다.", '"x,y" 형식')
+        elif cc in order:
+            sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {_q(cc, '이/가')} 두 번 나옵니다.")
+        else:
+            order.append(cc)
+    return tuple(order)
+
+
 def parse_as_of(doc: dict, sink: _Sink) -> str | None:
     """The scenario's `as_of` (YYYY-MM-DD), or None; a bad date goes to `sink`."""
     as_of = doc.get("as_of")
@@ -520,6 +525,13 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
         sink.add(doc, "cells" if "cells" in doc else None, "cells",
                  "필수 키 'cells'(셀)이 없거나 비어 있습니다." if not cells_obj else "cells(셀)은 매핑이어야 합니다.",
                  'cells: {"2,4": {DGM: [...], BGM: [...]}} 형식으로 적으세요 (셀: 로 적어도 됩니다)')
+    elif len(cells_obj) > MAX_SCENARIO_CELLS:
+        sink.add(doc, "cells", "cells", f"cells에 셀이 {len(cells_obj):,}개 있습니다. 시나리오 하나에는 {MAX_SCENARIO_CELLS:,}칸까지만 받습니다.",
+                 f"기물이 있는 셀을 {MAX_SCENARIO_CELLS:,}개 이하로 줄이거나 시나리오를 나누세요")
+        for by_side in cells_obj.values():  # the sides still, so no second, cascading error follows
+            for side in by_side if isinstance(by_side, dict) else ():
+                if isinstance(side, str) and side not in side_order:
+                    side_order.append(side)
     else:
         seen_ids: dict[str, int | None] = {}
         auto: list[tuple[int, str, str]] = []  # (index in pieces, side, base label) for pieces without id

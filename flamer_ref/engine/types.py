@@ -106,8 +106,12 @@ Timing = Literal["대응", "전투", "이동", "등장"]
 #: Most pieces a side may have in one cell, and most in one cell in all (move.limit).
 SIDE_LIMIT = 3
 CELL_LIMIT = 6
-#: A hard bound on rounds of steps 4–5 (a round that changes nothing stops first).
-MAX_ROUNDS = 10_000
+#: A hard bound on rounds of steps 4–5 (a round that changes nothing stops first; a combat whose
+#: rounds repeat and cannot end within the bound stops as soon as that is certain). The cards'
+#: HP is at most a dozen or so, so a real combat never comes near it.
+MAX_ROUNDS = 1_000
+#: Most cells a scenario may list under `cells` (a real board has a few dozen).
+MAX_SCENARIO_CELLS = 1_000
 
 # Dated rulings the engine consults.
 R_COUNTER = "ruling.2026-09-19.counter"

@@ -34,7 +34,7 @@ from typing import Any
 from ..errors import DataError, Forbidden, Problem
 from . import aliases
 from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations, _q,
-                       parse_combat_order,
+                       declaration_ref_problems, parse_combat_order,
                        _unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
 from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
@@ -73,29 +73,9 @@ def _side_ints(doc, key: str, sink, sides: list[str]) -> dict:
     return dict(obj)
 
 
-def _homes(doc, sink) -> dict[str, list[str]] | None:
-    from .board import cell_key
-
-    raw = doc.get("homes")
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        sink.add(doc, "homes", "homes", "homes는 {진영: [셀 두 개]} 매핑이어야 합니다.", 'homes: {BGM: ["5,5", "6,4"]}')
-        return None
-    out = {}
-    for side, lst in raw.items():
-        if not side_code_ok(sink, raw, side, f"homes.{side}"):
-            continue
-        keys = [cell_key(c) for c in lst] if isinstance(lst, list) and lst else [None]
-        if any(k is None for k in keys):
-            sink.add(raw, side, f"homes.{side}", "본진은 셀 목록이어야 합니다.", '["5,5", "6,4"]')
-            continue
-        out[side] = keys
-    return out
-
 
 def parse_round(doc: dict, file: str, corpus) -> dict:
-    from .turns import _board, _cells_on_board, _sides, parse_actions, parse_move_block, parse_slots
+    from .turns import _board, _cells_on_board, _sides, parse_actions, parse_homes, parse_move_block, parse_slots
 
     sink = ScenarioSink(file)
     _unknown_keys(sink, doc, ROUND_KEYS, "")
@@ -117,7 +97,7 @@ def parse_round(doc: dict, file: str, corpus) -> dict:
         sink.add(doc, "first_round", "first_round", "first_round는 true 또는 false여야 합니다.")
     vp = _side_ints(doc, "vp", sink, side_order)
     dor = _side_ints(doc, "dor", sink, side_order)
-    homes = _homes(doc, sink)
+    homes = parse_homes(doc, sink)
 
     # ----- fields and field actions
     fields: dict[str, list] = {}
@@ -224,18 +204,7 @@ def parse_round(doc: dict, file: str, corpus) -> dict:
         raise DataError(sink.problems)
 
     # piece references in declarations (a piece produced later cannot be referred to)
-    problems = []
-    for d in list(response) + list(battle):
-        refs = [("target", d.target), ("piece", d.piece)]
-        refs += [(f"cost[{j}]", c.piece) for j, c in enumerate(d.cost) if c.piece not in (None, "self")]
-        for prim in d.effect or ():
-            ref = getattr(prim, "piece", None)
-            if ref is not None and ref not in ("target", "self", "bonded"):
-                refs.append(("effect", ref))
-        for key, ref in refs:
-            if ref is not None and ref not in ids:
-                problems.append(Problem(file, d.line_of(key.split("[")[0]), f"{d.where}.{key}",
-                                        f"기물 id {_q(ref, '이/가')} cells에 없습니다.", "cells에 적은 기물의 id를 적으세요"))
+    problems = declaration_ref_problems(file, list(response) + list(battle), ids)
     if problems:
         raise DataError(problems)
     return {"kind": "round", "file": file, "title": title, "as_of": as_of, "sides": sides, "pieces": pieces,

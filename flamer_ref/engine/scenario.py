@@ -398,21 +398,7 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
         raise DataError(sink.problems)
 
     # piece references in declarations
-    ids = {p.id for p in pieces}
-    problems = []
-    for d in response + battle:
-        refs = [("target", d.target), ("piece", d.piece)]
-        refs += [(f"cost[{j}]", c.piece) for j, c in enumerate(d.cost) if c.piece not in (None, "self")]
-        for prim in d.effect or ():
-            ref = getattr(prim, "piece", None)
-            if ref is not None and ref not in ("target", "self", "bonded"):
-                refs.append(("effect", ref))
-        for key, ref in refs:
-            if ref is not None and ref not in ids:
-                near = get_close_matches(ref, list(ids), n=3, cutoff=0.4)
-                problems.append(Problem(file, d.line_of(key.split("[")[0]), f"{d.where}.{key}",
-                                        f"기물 id {_q(ref, '이/가')} cells에 없습니다.",
-                                        f"비슷한 id: {', '.join(near)}" if near else "cells에 적은 기물의 id를 적으세요"))
+    problems = declaration_ref_problems(file, response + battle, {p.id for p in pieces})
     if problems:
         raise DataError(problems)
     check_response_order(response, attacker, defender, file, corpus)
@@ -496,6 +482,26 @@ def parse_combat_order(doc: dict, sink) -> tuple[str, ...] | None:
         else:
             order.append(cc)
     return tuple(order)
+
+
+def declaration_ref_problems(file: str, declarations, ids: set[str]) -> list[Problem]:
+    """Every piece id a declaration names (target, declaring piece, costs, effect pieces) that is not
+    among `ids`, with the nearest ids as the fix."""
+    problems = []
+    for d in declarations:
+        refs = [("target", d.target), ("piece", d.piece)]
+        refs += [(f"cost[{j}]", c.piece) for j, c in enumerate(d.cost) if c.piece not in (None, "self")]
+        for prim in d.effect or ():
+            ref = getattr(prim, "piece", None)
+            if ref is not None and ref not in ("target", "self", "bonded"):
+                refs.append(("effect", ref))
+        for key, ref in refs:
+            if ref is not None and ref not in ids:
+                near = get_close_matches(ref, list(ids), n=3, cutoff=0.4)
+                problems.append(Problem(file, d.line_of(key.split("[")[0]), f"{d.where}.{key}",
+                                        f"기물 id {_q(ref, '이/가')} cells에 없습니다.",
+                                        f"비슷한 id: {', '.join(near)}" if near else "cells에 적은 기물의 id를 적으세요"))
+    return problems
 
 
 def parse_as_of(doc: dict, sink: _Sink) -> str | None:

@@ -201,6 +201,26 @@ def run_move(scn: dict, corpus, as_of: str | None = None) -> dict:
 
 
 # ---------------------------------------------------------------- victory ----
+def parse_homes(doc: dict, sink) -> dict[str, list[str]] | None:
+    """`homes`: {side: [cells]} (None when absent); problems go to sink."""
+    raw = doc.get("homes")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        sink.add(doc, "homes", "homes", "homes는 {진영: [셀 두 개]} 매핑이어야 합니다.", 'homes: {BGM: ["5,5", "6,4"]}')
+        return None
+    out = {}
+    for side, lst in raw.items():
+        if not side_code_ok(sink, raw, side, f"homes.{side}"):
+            continue
+        keys = [cell_key(c) for c in lst] if isinstance(lst, list) and lst else [None]
+        if any(k is None for k in keys):
+            sink.add(raw, side, f"homes.{side}", "본진은 셀 목록이어야 합니다.", '["5,5", "6,4"]')
+            continue
+        out[side] = keys
+    return out
+
+
 def parse_victory(doc: dict, file: str, corpus) -> dict:
     sink = _ScenarioSink(file)
     _unknown_keys(sink, doc, VICTORY_KEYS, "")
@@ -220,19 +240,7 @@ def parse_victory(doc: dict, file: str, corpus) -> dict:
     elif not isinstance(vp, dict) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in vp.values()):
         sink.add(doc, "vp", "vp", "vp는 {진영: 0 이상의 정수} 매핑이어야 합니다.", "vp: {DGM: 3, BGM: 1}")
         vp = {}
-    homes: dict[str, list[str]] = {}
-    raw_homes = doc.get("homes") or {}
-    if not isinstance(raw_homes, dict):
-        sink.add(doc, "homes", "homes", "homes는 {진영: [셀 두 개]} 매핑이어야 합니다.", 'homes: {BGM: ["5,5", "6,4"]}')
-    else:
-        for side, lst in raw_homes.items():
-            if not side_code_ok(sink, raw_homes, side, f"homes.{side}"):
-                continue
-            keys = [cell_key(c) for c in (lst or [])] if isinstance(lst, list) else [None]
-            if not keys or any(k is None for k in keys):
-                sink.add(raw_homes, side, f"homes.{side}", "본진은 셀 목록이어야 합니다.", '["5,5", "6,4"]')
-                continue
-            homes[side] = keys
+    homes = parse_homes(doc, sink) or {}
     if sink.problems:
         raise DataError(sink.problems)
     vp = {s: vp.get(s, 0) for s in sides} if sides else vp

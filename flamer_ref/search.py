@@ -326,18 +326,26 @@ def _fuzzy(token: str, table: dict, cutoff: float) -> list[tuple[int, float]]:
     # longer words: is the token inside the word (a compound, a word with a
     # particle)? Found whole it is a little weaker than the word itself; found
     # with a jamo off (써야 in 있어야) it is weaker still
+    one_syllable = syllable_count(token) <= 1
     for _, score, i in process.extract(token, keys[split:], scorer=fuzz.partial_ratio,
                                        score_cutoff=cutoff, limit=None):
+        key = keys[split + i]
         share = n / lens[split + i]
-        if score >= 100.0 and _ends_syllable(keys[split + i], keys[split + i].find(token) + n):
+        at = key.find(token)
+        if score >= 100.0 and _ends_syllable(key, at + n):
+            if one_syllable and at > 0:
+                continue  # 물 is not 기물's tail, 적 not 목적's: a one-syllable word starts the word it is in
             hits.append((split + i, score * (0.9 + 0.1 * share)))
-        else:
+        elif n >= 9 and token[:2] in key:
+            # a misspelt word keeps its first sound (맞대웅 in 맞대응에): 데서 is not 셀에서, 걸 not 해결
             hits.append((split + i, score * (0.75 + 0.15 * share)))
     # words about as long, or a jamo or two longer (아면 → 앞면): edit distance
     lo, hi = bisect_left(lens, max(1, int(n * 0.6))), bisect_left(lens, n + 3)
     if lo < hi:
         for _, score, i in process.extract(token, keys[lo:hi], scorer=fuzz.ratio,
                                            score_cutoff=cutoff, limit=None):
+            if keys[lo + i][:1] != token[:1]:
+                continue  # a typo keeps the first sound (업스면 ~ 없으면; 데로는 is not 확보는)
             # a longer word (라운드에 for 라운등) a little weaker than as long a one (라운드)
             hits.append((lo + i, score * (0.9 + 0.1 * n / lens[lo + i]) if lens[lo + i] > n else score))
     return hits
@@ -523,6 +531,12 @@ def _head_of(j: str, index: dict) -> tuple[str, list[str]]:
     return main, [main] + ([j] if known and j != main else [])
 
 
+_NOUN_PARTICLES = frozenset(("은", "는", "이", "가", "을", "를", "의", "에", "에서", "에게", "으로", "로", "와", "과", "도",
+                             "이랑", "랑", "한테", "까지", "부터", "만", "이나", "나"))
+_SOUND_ALIKE = (("ㅔ", "ㅐ"), ("ㅐ", "ㅔ"), ("ㅇㅠㄹ", "ㄹㅠㄹ"), ("ㄹㅠㄹ", "ㅇㅠㄹ"), ("ㅇㅕㄹ", "ㄹㅕㄹ"),
+                ("ㄹㅕㄹ", "ㅇㅕㄹ"))
+
+
 def _variants(token: str, index: dict) -> tuple[list[tuple[str, str]], float]:
     """The forms of one query word to look up, (mode, string) with the main one
     first, and the word's weight (the length of what it means, endings off).
@@ -540,15 +554,20 @@ def _variants(token: str, index: dict) -> tuple[list[tuple[str, str]], float]:
         out = [("jamo", f) for f in forms] + ([("jamo", qj)] if main != qj else []) + [("jamo", j)]
         cut = ending_length(qj) if main == qj and qj not in _lemma_set(index) else 0
         return out, float(max(len(main) - cut, 2))
-    if j not in raw and ("ㅔ" in j or "ㅐ" in j):
-        # ㅔ and ㅐ sound alike and are typed for each other (스텍 → 스택, 언재 → 언제)
-        for alt in (j.replace("ㅔ", "ㅐ"), j.replace("ㅐ", "ㅔ")):
+    if j not in raw:
+        # sounds typed for each other: ㅔ/ㅐ (스텍 → 스택, 언재 → 언제), 율/률 and 열/렬 (동율 → 동률)
+        for alt in (j.replace(a, b) for a, b in _SOUND_ALIKE if a in j):
             if alt != j and (alt in raw or strip_ending(alt, raw)):
                 main, forms = _head_of(alt, index)
                 return [("jamo", f) for f in forms] + [("jamo", j)], float(max(len(main), 2))
     if not may_carry_ending(token):  # 정착, 기물: no ending to look for (but 열려 may be 열리다's)
         return [("jamo", j)] + _stem_forms(j, index, {j}), float(max(len(j), 2))
     main, forms = _head_of(j, index)
+    if main == j and j not in raw:
+        # an unknown (misspelt) word with a particle on it (반걱은): the word without it is what to correct
+        bare = strip_particle(token)
+        if bare and token[len(bare):] in _NOUN_PARTICLES and syllable_count(jamo(bare)) >= 2:
+            return [("jamo", jamo(bare)), ("jamo", j)], float(max(len(jamo(bare)), 2))
     weight = len(main)
     if main == j and j not in _lemma_set(index):
         cut = ending_length(j)
@@ -691,6 +710,11 @@ _DATE_ANY = r"(\d{1,2})\s*(?:월\s*|[/.-])(\d{1,2})\s*일?"
 _SYN_FUZZY = 80.0  # a misspelt everyday word (드러와 → 들어오다, 부셔지면 → 부서지다)
 _SYN_SCALE = 0.97  # a synonym's hit weighs a little less than the word itself
 _WHY_BONUS, _DATE_BONUS, _CARD_BONUS = 12.0, 35.0, 6.0
+# "what is X" (조우가 뭔 말이야, 확보 뜻, 앞면 상태를 뭐라고 불러, 수비자는 누구 말하는 거야): the glossary
+# term that defines the word comes first, then the clause whose title opens with it
+_DEF_MARKS = ("뜻", "뭔말", "무슨말", "뭐라고", "뭐라함", "뭐라해", "뭐라불", "누구말", "누굴말", "정의", "개념")
+_DEF_TAILS = ("뭐야", "뭐임", "뭐예요", "뭐에요", "뭔데", "뭐지", "뭐냐", "뭔가요", "무엇인가요", "무엇")
+_DEF_BONUS = 12.0
 _IDF_FLOOR = 0.2
 _EXAMPLE_DAMP, _RULING_DAMP = 8.0, 3.0  # points off an example's and a ruling's score (measured)
 WEAK_SCORE = 55.0  # below this the best result is shown as 'the closest', not as the answer
@@ -724,7 +748,8 @@ def _synonyms_for(tokens: list[str], index: dict) -> list[list[tuple[str, str, f
             forms_of.append((j, [], []))
             continue  # 내 (my) is not 내다, 하나요 not 하다
         nouns = ([j] if j in keys else []) + [h for h in ending_heads(j, keys) if h != j]
-        verbs = [s for s in verb_stems(j) if s in keys and any(p == "verb" for *_, p in table[s])]
+        stems = verb_stems(j) + ([j] if j.endswith("ㄹ") else [])  # 걸 때, 열 때: an ㄹ-stem as it is
+        verbs = [s for s in stems if s in keys and any(p == "verb" for *_, p in table[s])]
         for key in nouns:
             if any(p == "noun" for *_, p in table[key]):
                 add(i, key, "synonym")
@@ -793,6 +818,7 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     q = query.strip()
     exact = {eid: i for i, eid in enumerate(ids)}
     tokens = _split_run_together(_query_words(q, index["_raw_set"]), index)
+    tokens = [t for i, t in enumerate(tokens) if not i or t != tokens[i - 1]]  # 따로따로, 계속 계속: once
     if not tokens and q not in exact:
         return []
     excluded = set()
@@ -807,18 +833,26 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     dates = _dates_in(q)
     date_words = {str(x) for md in dates for x in md}
     stops = [is_question_word(tok) or tok in _WHY or _is_when(tok) or tok in date_words for tok in tokens]
+    # 질 거 같으면, 이길것 같은데: '같다' after 거/것 says 'it seems', not 'equal' (동률)
+    forced = [i > 0 and t.startswith("같") and tokens[i - 1].endswith(("거", "것", "걸")) for i, t in enumerate(tokens)]
+    if any(m in "".join(q.split()) for m in ("뭔말", "무슨말", "누구말", "누굴말", "어떤말")):
+        # 뭔 말이야, 누구 말하는 거야: '말' is the idiom's (what is meant), not a piece (말 = 기물)
+        forced = [f or t.startswith("말") for f, t in zip(forced, tokens)]
+    stops = [s or f for s, f in zip(stops, forced)]
     if all(stops):
         stops = [False] * len(tokens)
     syns = _synonyms_for(tokens, index)
     weights = []
     corrected: list[str] = []
     per_token: list[tuple[dict, dict]] = []
+    unknown: list[bool] = []  # a word neither the rules nor the thesaurus know (a typo to correct)
     sources: list[dict] = []
     for tok, (variants, tok_weight), stop, syn in zip(tokens, looked, stops, syns):
         best: dict[int, float] = {}
         best_title: dict[int, float] = {}
         src: dict = {}
-        if stop and syn and not _is_when(tok) and not all(s[3] == "synonym+fuzzy" for s in syn):
+        if stop and syn and not _is_when(tok) and not all(s[3] == "synonym+fuzzy" for s in syn) \
+                and not forced[len(weights)]:
             stop = False  # 어디: a question word the thesaurus gives a meaning to
         weights.append(tok_weight * (_STOP_WEIGHT if stop else 1.0))
         kind_of = _KIND_WORDS.get(tok.lower()) or _KIND_WORDS.get(strip_particle(tok) or "")
@@ -832,6 +866,7 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
         # hunted for typos among the rules' words: the thesaurus says what it means
         known = variants[0][0] == "cho" or any(f in raw for _, f in variants) or bool(strip_ending(jamo(tok), raw))
         fuzzy_ok = known or not syn or all(x[3] == "synonym+fuzzy" for x in syn)
+        unknown.append(not known and not syn)
         if syn and not known and weights[-1]:
             # a word the rules never use weighs what its thesaurus entry says it means (가다 → 이동: 0.3)
             # and as long as the thesaurus word, not the endings typed on it (정해짐 → 정해지)
@@ -930,7 +965,9 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     idf_max = _idf(0, total)
     for t, (best, _) in enumerate(per_token):
         if weights[t]:
-            df = sum(1 for sc in best.values() if sc >= 85.0)
+            # a misspelt word corrected (반걱 → 반격: 83) matches as well as it can: 'well' is near its best
+            top = max(best.values(), default=0.0) if unknown[t] else 100.0
+            df = sum(1 for sc in best.values() if sc >= (85.0 if top >= 90.0 or top < 75.0 else top - 5.0))
             # a word that matches no entry well (얼마, a word the rules never use) is noise
             weights[t] *= max(_idf(df, total) / idf_max, _IDF_FLOOR) if df else _IDF_FLOOR
 
@@ -953,7 +990,7 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     damp = {k: v for k, v in (("example", _EXAMPLE_DAMP), ("ruling", _RULING_DAMP)) if k not in named_kinds}
     if damp:
         results = [(e, sc - damp.get(kinds[e], 0.0)) for e, sc in results]
-    results = _intents(index, q, tokens, stops, per_token, weights, results)
+    results = _intents(index, q, tokens, stops, per_token, weights, results, [v[0][1] for v in all_variants])
     content = [v[0][1] for v, stop in zip(all_variants, stops) if not stop]
     if len(content) > 1:
         # the query's words side by side in the title or keywords: a small bonus,
@@ -966,6 +1003,7 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     if named >= 0:
         results = [(i, sc) for i, sc in results if i != named] + [(named, 101.0)]
     ranked = []
+    defq = _asks_definition(q, tokens, stops)
     for e, score in results:
         eid, ekind = ids[e], kinds[e]
         if (kind and ekind != kind) or eid in excluded:
@@ -973,7 +1011,8 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
         # scores past 100 (a phrase bonus) only order entries of one kind; an id
         # typed in full comes first
         cap = 101.0 if e == named else 100.0
-        ranked.append((-(score if score < cap else cap), _KIND_RANK[ekind], -score, eid, e))
+        kr = -1 if defq and ekind == "term" else _KIND_RANK[ekind]  # "what is X": the glossary first
+        ranked.append((-(score if score < cap else cap), kr, -score, eid, e))
     ranked.sort()
     titles, texts = index["titles"], index["texts"]
     if ranked and n:
@@ -1002,6 +1041,16 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     return out
 
 
+def _asks_definition(q: str, tokens: list[str], stops: list[bool]) -> bool:
+    """A question about what a word means: a marker anywhere (뜻, 뭔 말, 뭐라고 불러, 누구 말하는), or a
+    short question (one or two content words) that ends in 뭐야/뭐임/뭔데."""
+    flat = "".join(q.split())
+    if any(m in flat for m in _DEF_MARKS):
+        return True
+    content = sum(1 for s in stops if not s)
+    return 0 < content <= 2 and bool(tokens) and tokens[-1].rstrip("?").startswith(_DEF_TAILS)
+
+
 def _dates_in(q: str) -> set[tuple[int, int]]:
     """(month, day) of the dates a query names: 9월 24일, 9/24, 09-24."""
     if not any(ch.isdigit() for ch in q):
@@ -1015,7 +1064,7 @@ def _idf(df: int, total: int) -> float:
     return log(1.0 + (total - df + 0.5) / (df + 0.5))
 
 
-def _intents(index, q, tokens, stops, per_token, weights, results):
+def _intents(index, q, tokens, stops, per_token, weights, results, forms=None):
     """What the question asks for, beyond its words: 왜 → the FAQ entry that
     explains; a date → that date's rulings; a card's name with other words → the
     entries about that card doing something (its ability, the clauses naming it),
@@ -1039,6 +1088,18 @@ def _intents(index, q, tokens, stops, per_token, weights, results):
         for e, _ in results:
             if kinds[e] in ("clause", "faq") and any(m in titles[e] for m in _LIMIT_MARKS):
                 bonus[e] = bonus.get(e, 0.0) + _LIMIT_BONUS
+    if _asks_definition(q, tokens, stops):
+        heads = index["heads"]
+        content_t = [t for t in range(len(tokens)) if not stops[t]]
+        for t in content_t:
+            best, best_title = per_token[t]
+            for e, sc in best_title.items():
+                if sc < 90.0:
+                    continue
+                if kinds[e] == "term":
+                    bonus[e] = bonus.get(e, 0.0) + _DEF_BONUS
+                elif kinds[e] == "clause" and forms and heads[e].startswith(forms[t]):
+                    bonus[e] = bonus.get(e, 0.0) + _DEF_BONUS / 2
     if any(t in _WHY for t in tokens):
         for e, _ in results:
             if kinds[e] == "faq":

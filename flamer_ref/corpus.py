@@ -83,6 +83,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
     "timing_row": {"key": ((_S,), True), "value": ((_S,), True), "clauses": ((_L,), True)},
     "synonym": {"word": ((_S,), True), "terms": ((_L,), True), "pos": ((_S,), False),
                 "weight": ((_F, _I), False), "note": ((_S,), False)},
+    "phrasing": {"id": ((_S,), True), "asked": ((_L,), True)},
 }
 SYNONYM_POS = ("noun", "verb")
 
@@ -171,12 +172,13 @@ class Corpus:
     cards: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
     synonyms: dict = field(default_factory=dict)
+    phrasings: dict = field(default_factory=dict)  # entry id -> {"id", "asked": [everyday questions]}
     root: str = ""
 
     def to_plain(self) -> dict:
         return {k: getattr(self, k) for k in
                 ("sources", "sections", "clauses", "interpretations", "rulings", "faq", "terms",
-                 "examples", "cards", "timings", "synonyms", "root")}
+                 "examples", "cards", "timings", "synonyms", "phrasings", "root")}
 
     @classmethod
     def from_plain(cls, data: dict) -> "Corpus":
@@ -343,7 +345,7 @@ def _read_cache(path: Path | None, kind: bytes = b"C"):
 
 
 _CORPUS_TABLES = ("sources", "sections", "clauses", "interpretations", "rulings", "faq", "terms",
-                  "examples", "cards", "timings", "synonyms")
+                  "examples", "cards", "timings", "synonyms", "phrasings")
 
 
 def _valid_corpus(data, root: Path) -> bool:
@@ -528,7 +530,8 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
             problems.extend(exc.problems)
 
     top_keys = {"sources": "source", "rulings": "ruling", "faq": "faq", "terms": "term",
-                "examples": "example", "cards": "card", "timings": "timing", "synonyms": "synonym"}
+                "examples": "example", "cards": "card", "timings": "timing", "synonyms": "synonym",
+                "phrasings": "phrasing"}
     for path, doc in parsed:
         chk = _Checker(rel(path))
         if doc is None:
@@ -600,6 +603,12 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
 
     if corpus.synonyms:
         _check_synonym_terms(corpus, problems)
+    for rec in corpus.phrasings.values():  # questions only for entries that can answer them
+        if rec["id"] not in corpus.clauses and rec["id"] not in corpus.faq and rec["id"] not in corpus.interpretations:
+            near = _nearest(rec["id"], [*corpus.clauses, *corpus.faq, *corpus.interpretations])
+            problems.append(Problem(rec["file"], rec["line"], "id",
+                                    f"질문 예의 항목 {josa(repr(rec['id']), '을/를')} 찾을 수 없습니다 (조항·FAQ·해석만 됩니다).",
+                                    f"{josa(repr(near), '으로/로')} 고치세요" if near else "있는 조항·FAQ·해석 id를 적으세요"))
     # references, now that every id is known
     tables = {"clause": corpus.clauses, "ruling": corpus.rulings, "source": corpus.sources,
               "example": corpus.examples}
@@ -687,6 +696,14 @@ def _load_item(corpus: Corpus, chk: _Checker, schema: str, item, where, claim_id
         _load_card(corpus, chk, item, where, ref, plain)
     elif schema == "synonym":
         _load_synonym(corpus, chk, item, where, plain)
+    elif schema == "phrasing":
+        asked = [" ".join(q.split()) for q in chk.str_list(item, "asked", where) if q.strip()]
+        if item["id"] in corpus.phrasings:
+            chk.add(item, "id", f"{where}: 질문 예의 항목 {josa(repr(item['id']), '이/가')} 두 번 나옵니다.", "한 항목으로 합치세요")
+        elif not asked:
+            chk.add(item, "asked", f"{where}: '{item['id']}'의 asked 목록이 비어 있습니다.", "질문을 하나 이상 적으세요")
+        else:
+            corpus.phrasings[item["id"]] = {"id": item["id"], "asked": asked, "file": chk.file, "line": item.line}
     elif schema == "timing":
         ok = chk.record(item["match"], "timing_match", f"{where}.match")
         m = item["match"]

@@ -44,8 +44,10 @@ from .korean import (COLLOQUIAL, ENDINGS, STOPWORDS, VOWELS, chat_noise, choseon
 KINDS = ("clause", "ruling", "faq", "example", "card", "term")
 KIND_KO = {"clause": "조항", "ruling": "판정", "faq": "FAQ", "example": "예시", "card": "카드", "term": "용어"}
 _KIND_RANK = {k: i for i, k in enumerate(("clause", "faq", "term", "card", "ruling", "example"))}
-TITLE, KEYS, BODY = 0, 1, 2
-_FIELD_WEIGHT = (1.0, 0.95, 0.85)
+TITLE, KEYS, BODY, ASKED = 0, 1, 2, 3
+#: ASKED: the everyday questions a player asks when the entry is the answer (rules/phrasings.yaml); they
+#: count like the body, a little above it, and never as the title
+_FIELD_WEIGHT = (1.0, 0.95, 0.85, _ASKED_WEIGHT := 0.95)
 _JAMO_CUTOFF = 68.0
 _CHO_CUTOFF = 85.0
 
@@ -105,6 +107,18 @@ def entries_of(corpus) -> list[tuple]:
     return out
 
 
+def asked_of(corpus) -> dict[str, str]:
+    """Entry id → the everyday questions players ask about it (rules/phrasings.yaml), as one text; an
+    interpretation's questions go to its clause (interpretations are found through their clause)."""
+    out: dict[str, list[str]] = {}
+    phr = getattr(corpus, "phrasings", None) or {}
+    for eid, rec in phr.items():
+        qs = rec["asked"]
+        target = corpus.interpretations[eid]["clause"] if eid in corpus.interpretations else eid
+        out.setdefault(target, []).extend(qs)
+    return {k: " ".join(v) for k, v in out.items()}
+
+
 def _norm(w: str) -> str:
     """A word as indexed and looked up: numbers lose leading zeros (09 → 9)."""
     return (w.lstrip("0") or "0") if w.isdigit() else w
@@ -139,8 +153,9 @@ def build_index(corpus) -> dict:
 
     lemmas: set[str] = set()
     names = []
+    asked = asked_of(corpus)
     for idx, (_id, _kind, title, _text, head, body, *other) in enumerate(entries):
-        for fld, text in ((TITLE, title), (KEYS, head), (BODY, body)):
+        for fld, text in ((TITLE, title), (KEYS, head), (BODY, body), (ASKED, asked.get(_id, ""))):
             ws = _words(text)
             raw_words.update(ws)
             if (fld == KEYS and _kind != "example") or (fld == TITLE and _kind in ("term", "card")):
@@ -153,6 +168,9 @@ def build_index(corpus) -> dict:
                     add(cho_singles, c, posting)
             for a, b in zip(ws, ws[1:]):
                 add(pairs, jamo(a + b), posting)
+                bare = strip_particle(a) if fld != ASKED else None
+                if bare and bare != a and len(bare) >= 2:
+                    add(pairs, jamo(bare + b), posting)  # 구조물은 조각 is also 구조물 조각
                 c = choseong(a + b)
                 if len(c) >= 2:
                     add(cho_pairs, c, posting)
@@ -490,7 +508,8 @@ def _split_run_together(tokens: list[str], index: dict) -> list[str]:
                 + [(n - a, [tok[:a], tok[a:]]) for a in range(2, n - 1) if known(tok[a:])]
             if cuts:
                 best = max(cuts, key=lambda c: c[0])[1]
-        out.extend(best or [tok])
+        # a piece may itself be words run together (이동턴에카드깔아도됨 → 이동턴에 + 카드깔아도됨 → …)
+        out.extend(_split_run_together(best, index) if best else [tok])
     return out
 
 
@@ -680,7 +699,7 @@ def _credit(hits, best: dict, best_title: dict, src: dict | None = None, tag=Non
                 best[e] = s
                 if src is not None:
                     src[e] = (tag or hit[3], table["keys"][vi], fld)
-            if fld != BODY and s > best_title.get(e, 0.0):
+            if fld < BODY and s > best_title.get(e, 0.0):
                 best_title[e] = s
 
 
@@ -1143,7 +1162,7 @@ def _provenance(e, tokens, stops, weights, total_w, per_token, sources):
     """For one result: the synonyms that matched it, and per query word how it
     matched (lemma, synonym, fuzzy, 초성 …), what, in which field, with what weight."""
     via, rows = [], []
-    fields = ("title", "keywords", "body")
+    fields = ("title", "keywords", "body", "asked")
     for t, tok in enumerate(tokens):
         best = per_token[t][0]
         src = sources[t].get(e)

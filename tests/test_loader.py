@@ -31,7 +31,8 @@ HANGUL = re.compile(r"[가-힣]")
 
 SCHEMA_FOR = {"sources.yaml": "sources", "rulings.yaml": "rulings", "faq.yaml": "faq",
               "glossary.yaml": "glossary", "cards.yaml": "cards", "timing.yaml": "timing",
-              "effects.yaml": "effects", "synonyms.yaml": "synonyms"}
+              "effects.yaml": "effects", "synonyms.yaml": "synonyms",
+              "phrasings.yaml": "phrasings"}
 
 
 def schema_name(rel: Path) -> str:
@@ -67,7 +68,7 @@ REAL_FILES = data_files(ROOT)
 def test_real_data_files_found():
     names = {schema_name(p) for p in REAL_FILES}
     assert names == {"sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing", "effects",
-                     "board", "synonyms"}
+                     "board", "synonyms", "phrasings"}
 
 
 @pytest.mark.parametrize("name", ["sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing",
@@ -107,7 +108,8 @@ _JT = {str: "string", int: "integer", float: "number", bool: "boolean", list: "a
 _DEFS = {"source": "sources", "clause": "clauses", "section": "clauses", "earlier": "clauses",
          "interpretation": "clauses", "ruling": "rulings", "faq": "faq", "term": "glossary",
          "example": "examples", "card": "cards", "ability": "cards", "stat_source": "cards",
-         "timing": "timing", "timing_match": "timing", "timing_row": "timing", "synonym": "synonyms"}
+         "timing": "timing", "timing_match": "timing", "timing_row": "timing", "synonym": "synonyms",
+         "phrasing": "phrasings"}
 
 
 @pytest.mark.parametrize("record", list(SCHEMAS))

@@ -603,12 +603,15 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
 
     if corpus.synonyms:
         _check_synonym_terms(corpus, problems)
+    answerable = (corpus.clauses, corpus.faq, corpus.interpretations, corpus.terms, corpus.rulings,
+                  corpus.examples, corpus.cards)
     for rec in corpus.phrasings.values():  # questions only for entries that can answer them
-        if rec["id"] not in corpus.clauses and rec["id"] not in corpus.faq and rec["id"] not in corpus.interpretations:
-            near = _nearest(rec["id"], [*corpus.clauses, *corpus.faq, *corpus.interpretations])
+        if not any(rec["id"] in table for table in answerable):
+            near = _nearest(rec["id"], [k for table in answerable for k in table])
             problems.append(Problem(rec["file"], rec["line"], "id",
-                                    f"질문 예의 항목 {josa(repr(rec['id']), '을/를')} 찾을 수 없습니다 (조항·FAQ·해석만 됩니다).",
-                                    f"{josa(repr(near), '으로/로')} 고치세요" if near else "있는 조항·FAQ·해석 id를 적으세요"))
+                                    f"질문 예의 항목 {josa(repr(rec['id']), '을/를')} 찾을 수 없습니다.",
+                                    f"{josa(repr(near), '으로/로')} 고치세요" if near
+                                    else "있는 조항·FAQ·해석·용어·판정·예시 id나 카드 이름을 적으세요"))
     # references, now that every id is known
     tables = {"clause": corpus.clauses, "ruling": corpus.rulings, "source": corpus.sources,
               "example": corpus.examples}

@@ -75,3 +75,11 @@ def test_empty_asked_list_is_refused(tmp_path):
     with pytest.raises(DataError) as exc:
         load(root, use_cache=False)
     assert "move.mov" in str(exc.value) and "asked" in str(exc.value)
+
+
+def test_card_questions_are_keyed_by_the_card_name():
+    c = load()
+    card = next(name for name in c.cards if name in c.phrasings)
+    assert asked_of(c)[card] == " ".join(c.phrasings[card]["asked"])
+    index = load_index()
+    assert card in [r["id"] for r in search(index, c.phrasings[card]["asked"][0], limit=3)]

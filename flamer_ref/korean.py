@@ -422,7 +422,8 @@ COLLOQUIAL = {
 # a word that is one of them plus endings carries no rule content.
 _FUNCTION_STEMS = frozenset(jamo(s) for s in (
     "되", "돼", "하", "있", "잇", "없", "업", "가능하", "어떻", "어떡하", "그렇", "알려주", "궁금하", "않", "말",
-    "뭐", "뭐이", "거이", "건가", "그러", "맞는거", "되는거", "하는거", "있는거", "없는거", "되는건", "하는건"))
+    "뭐", "뭐이", "거이", "건가", "그러", "맞는거", "되는거", "하는거", "있는거", "없는거", "되는건", "하는건",
+    "일어나", "일어난"))  # 언제 일어나: 'happen' says nothing about the rule
 _LAUGH = frozenset("ㅋㅎㅠㅜㅡ;")
 _CHAT = frozenset(("ㅇㅇ", "ㄴㄴ", "ㅇㅋ", "ㄱㄱ", "ㄷㄷ", "ㅈㅅ", "ㅇㅈ", "ㄹㅇ", "ㅁㅊ", "ㅎㅇ", "ㅂㅂ"))
 

@@ -149,11 +149,11 @@ def _run(corpus: Corpus, case: dict, as_of: str | None) -> dict:
 
 # ------------------------------------------------------------------- timeline ----
 def _parsed(corpus: Corpus, case: dict):
-    from .engine.turns import parse_any
+    from .engine.api import parse
     from .errors import FlamerError
 
     try:
-        return parse_any(case["scenario"], case["case"], corpus)
+        return parse(case["scenario"], case["case"], corpus)
     except FlamerError:
         return None
 
@@ -180,10 +180,7 @@ def _changed_by_date(corpus: Corpus, cases: list[dict], parsed: dict, date: str)
         scn = parsed.get(case["case"])
         if scn is None:
             continue
-        if isinstance(scn, dict):
-            cmp = runner.compare_turn(scn, corpus, before, date)
-        else:
-            cmp = runner.compare(scn, corpus, before, date)
+        cmp = runner.compare(scn, corpus, before, date)  # any kind
         valid = {d: cmp["results"][d] is not None for d in (before, date)}
         if not cmp["differences"] and valid[before] == valid[date]:
             continue
@@ -194,7 +191,7 @@ def _changed_by_date(corpus: Corpus, cases: list[dict], parsed: dict, date: str)
         what = sorted({d["path"].split(".")[0] for d in cmp["differences"]})
         if valid[before] != valid[date]:
             what.append("validity")
-        details = _details(cmp, before, date, isinstance(scn, dict))
+        details = _details(cmp, before, date, scn.kind != "combat")
         sides = {}
         for key, d in (("before", before), ("after", date)):
             check = _run(corpus, case, d)

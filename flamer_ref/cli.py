@@ -612,33 +612,50 @@ def validate(
         from .paths import data_root
 
         root = Path(data) if data is not None else data_root()
+
+        def refuse(problems) -> None:  # every problem of validate: {"ok": false, "problems": […]} under --json
+            if as_json:
+                from .terminal import clean
+
+                sys.stderr.write(clean(DataError(problems).message.rstrip()) + "\n")  # as every error: Korean on stderr
+                sys.stdout.write(json.dumps({"ok": False, "problems": [
+                    {"file": p.file, "line": p.line, "key": p.key, "message": p.message, "fix": p.fix}
+                    for p in problems]}, ensure_ascii=False, indent=2) + "\n")
+                raise typer.Exit(1) from None
+            raise DataError(problems)
+
         try:
             c = load(root, use_cache=False)
         except DataError as exc:
-            if as_json:
-                sys.stdout.write(json.dumps({"ok": False, "problems": [
-                    {"file": p.file, "line": p.line, "key": p.key, "message": p.message, "fix": p.fix}
-                    for p in exc.problems]}, ensure_ascii=False, indent=2) + "\n")
-                raise typer.Exit(1) from None
-            raise
-        # card effects (cards/effects.yaml): every card and ability named must exist in cards.yaml
-        from .corpus import load_effects
-
-        effects_file = root / "cards" / "effects.yaml"
-        effects = load_effects(c, effects_file) if effects_file.is_file() else {}
+            refuse(exc.problems)
+        # card effects (cards/effects.yaml): every card and ability named must exist in cards.yaml;
         # the example board (rules/boards/example.yaml), as the engine will read it
-        board_file = root / "rules" / "boards" / "example.yaml"
-        if board_file.is_file():
-            from .engine.board import BoardError, board_from_spec
-            from .errors import Problem
-            from .yamlio import plain, read_yaml
+        from .corpus import EXAMPLE_BOARD, check_scenarios, load_effects, load_example_board
 
-            board_doc = read_yaml(board_file, "rules/boards/example.yaml")
+        problems = []
+        from .errors import Problem
+        from .paths import templates_dir
+
+        if (root / "templates").exists() and (root / "templates").resolve() != templates_dir().resolve():
+            # a data tree carries data only: its templates would be code, and are never read
+            problems.append(Problem("templates/", None, None, "데이터 폴더에 templates/ 폴더가 있습니다. 데이터 폴더의 "
+                                    "템플릿은 읽지 않습니다 (템플릿은 코드라 패키지의 것만 씁니다).",
+                                    "templates/ 폴더를 지우세요 (docs/DATA.md의 「데이터 폴더」)"))
+        effects = {}
+        effects_file = root / "cards" / "effects.yaml"
+        try:
+            effects = load_effects(c, effects_file) if effects_file.is_file() else {}
+        except DataError as exc:
+            problems += exc.problems
+        if (root / EXAMPLE_BOARD).is_file():
             try:
-                board_from_spec(plain(board_doc))
-            except BoardError as exc:
-                raise DataError([Problem("rules/boards/example.yaml", getattr(board_doc, "line", None), exc.key,
-                                         exc.message, exc.fix)]) from None
+                load_example_board(root)
+            except DataError as exc:
+                problems += exc.problems
+        if not problems:  # every example and FAQ scenario, parsed against the cards and resolved
+            problems = check_scenarios(c)
+        if problems:
+            refuse(problems)
         counts = {"clauses": len(c.clauses), "interpretations": len(c.interpretations), "rulings": len(c.rulings),
                   "faq": len(c.faq), "terms": len(c.terms), "examples": len(c.examples), "cards": len(c.cards),
                   "effects": len(effects), "timings": len(c.timings)}
@@ -669,8 +686,6 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
 
     brief: print only the verdict (at most four lines; with as_json, {"verdict": …, "lines": […]})."""
     from . import runner
-    from .engine.turns import run_any
-    from .render import word_result  # the engine emits no sentences: messages of errors and gaps
 
     def _brief(obj: dict) -> bool:
         if not brief:
@@ -689,17 +704,13 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
             sys.stdout.write(text)
         return True
 
-    turn = isinstance(scn, dict)  # move / victory / field
+    combat = scn.kind == "combat"  # only a combat has orders to choose and can be refused at one date
     if compare:
-        if turn:
-            out = runner.compare_turn(scn, corpus, as_of or scn["as_of"] or corpus.latest_date(), compare)
-        else:
-            base = as_of or scn.as_of or corpus.latest_date()
-            out = runner.compare(scn, corpus, base, compare)
+        out = runner.compare(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare)
         if all(v is None for v in out["results"].values()):
             from .errors import FlamerError
 
-            if not turn:  # the same error again, as raised (a Forbidden keeps its clause)
+            if combat:  # the same error again, as raised (a Forbidden keeps its clause)
                 runner.simulate(scn, corpus, as_of=out["dates"][0])
             raise FlamerError(next(iter(out["errors"].values())))
         if _brief(out):
@@ -707,8 +718,8 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
         _emit_result(out, as_json, fmt, runner.refs(corpus, out))
         return
     if all_branches:
-        if turn:
-            res = word_result(run_any(scn, corpus, as_of))
+        if not combat:
+            res = runner.result_json(scn, corpus, as_of)
             out = {"kind": "branches", "file": file, "fixed_by_file": True, "orders_tried": 1, "distinct": 1,
                    "branches": [{"orders": [], "outcome": res, "error": None, "as_of": res["as_of"]}],
                    "note": "no-choices"}
@@ -725,7 +736,7 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
         if not _brief(out):
             _emit_result(out, as_json, fmt, runner.refs(corpus, out))
         return
-    data = word_result(run_any(scn, corpus, as_of))
+    data = runner.result_json(scn, corpus, as_of)  # the engine's result, worded by the templates
     if _brief(data):
         return
     _emit_result(data, as_json, fmt, runner.refs(corpus, data))  # each kind's template: the verdict first

@@ -209,7 +209,7 @@ class Corpus:
         """rules/boards/example.yaml (the labelled example board, not the official map) as plain data."""
         got = self.__dict__.get("_example_board")
         if got is None:
-            got = self.__dict__["_example_board"] = load_example_board()
+            got = self.__dict__["_example_board"] = load_example_board(self.root or None)
         return got
 
     def all_ids(self) -> dict[str, str]:
@@ -229,7 +229,8 @@ def load_effects(corpus: "Corpus", path: Path | str | None = None) -> dict:
     from .engine.effects import parse_effects
     from .yamlio import read_yaml
 
-    path = Path(path) if path is not None else data_root() / "cards" / "effects.yaml"
+    # the data tree this corpus was read from (validate --data, FLAMER_DATA), else the default one
+    path = Path(path) if path is not None else Path(corpus.root or data_root()) / "cards" / "effects.yaml"
     if not path.is_file():
         return {}
     try:
@@ -239,11 +240,77 @@ def load_effects(corpus: "Corpus", path: Path | str | None = None) -> dict:
     return parse_effects(read_yaml(path, display), corpus, display)
 
 
-def load_example_board() -> dict:
-    """The example board (rules/boards/example.yaml) as plain data."""
+EXAMPLE_BOARD = "rules/boards/example.yaml"
+
+
+def load_example_board(root: Path | str | None = None) -> dict:
+    """The example board (rules/boards/example.yaml of the data tree `root`, default the data root)
+    as plain data, checked as the engine will use it: a broken board is a DataError naming the file,
+    line and key (never an internal error in a later move simulation)."""
+    from .engine.board import BoardError, board_from_spec
     from .yamlio import plain, read_yaml
 
-    return plain(read_yaml(data_root() / "rules" / "boards" / "example.yaml", "rules/boards/example.yaml"))
+    doc = read_yaml(Path(root or data_root()) / EXAMPLE_BOARD, EXAMPLE_BOARD)
+    spec = plain(doc)
+    if not isinstance(spec, dict):
+        raise DataError([Problem(EXAMPLE_BOARD, getattr(doc, "line", None) or 1, None,
+                                 "예시 보드는 매핑이어야 합니다.",
+                                 "{label, width, height, adjacency} 형식으로 적으세요 (docs/DATA.md)")])
+    try:
+        board_from_spec(spec)
+    except BoardError as exc:
+        top = exc.key.split(".")[1] if exc.key.count(".") else None
+        line = doc.line_of(top) if top is not None and hasattr(doc, "line_of") else getattr(doc, "line", None)
+        raise DataError([Problem(EXAMPLE_BOARD, line, exc.key, exc.message, exc.fix)]) from None
+    return spec
+
+
+def check_scenarios(corpus: "Corpus") -> list[Problem]:
+    """`flamer validate`: every example and FAQ scenario of the data tree, parsed against its card
+    database and resolved, as `flamer examples` and `flamer example ID --scenario | flamer simulate -`
+    will later do. A card name the parser had to correct (a typo such as 수문쟝) is a problem too:
+    data names cards exactly. Whether a result matches the page's `expected` is `flamer examples`'s
+    question, not validity. Problems name the data file and the line of the scenario."""
+    from .engine.turns import parse_any, run_any
+    from .errors import FlamerError
+    from .korean import josa
+    from .yamlio import read_yaml
+
+    root = Path(corpus.root or data_root())
+    problems: list[Problem] = []
+    files = sorted((root / "rules" / "examples").glob("*.yaml")) + [root / "rules" / "faq.yaml"]
+    for path in files:
+        if not path.is_file():
+            continue
+        rel = path.relative_to(root).as_posix()
+        doc = read_yaml(path, rel)
+        items = doc.get("faq" if path.name == "faq.yaml" else "examples") if isinstance(doc, dict) else None
+        for item in items if isinstance(items, list) else []:
+            if not isinstance(item, dict) or not item.get("scenario"):
+                continue
+            many = isinstance(item["scenario"], list)
+            line = item.line_of("scenario") if hasattr(item, "line_of") else None
+            for i, scn_obj in enumerate(item["scenario"] if many else [item["scenario"]]):
+                label = f"{item.get('id')}#{i + 1}" if many else str(item.get("id"))
+                at = getattr(scn_obj, "line", None) or line
+                try:
+                    scn = parse_any(scn_obj, rel, corpus)
+                    for n in getattr(scn, "notices", None) or ():
+                        written, card = f"'{n.get('written')}'", f"'{n.get('card')}'"
+                        problems.append(Problem(rel, n.get("line") or at, "scenario",
+                                                f"{label}의 시나리오: 카드 {josa(written, '은/는')} 카드 데이터베이스에 "
+                                                f"없는 이름입니다 ({josa(card, '으로/로')} 고쳐 읽어야 풀립니다).",
+                                                f"정확한 카드 이름 {josa(card, '을/를')} 적으세요"))
+                    run_any(scn, corpus, None)
+                except FlamerError as exc:
+                    sub = getattr(exc, "problems", None)
+                    if sub:
+                        problems.extend(Problem(rel, p.line or at, p.key, f"{label}의 시나리오: {p.message}", p.fix)
+                                        for p in sub)
+                    else:
+                        problems.append(Problem(rel, at, "scenario", f"{label}의 시나리오: {exc.message}",
+                                                "docs/SCENARIOS.md의 형식과 카드 데이터에 맞게 고치세요"))
+    return problems
 
 
 def _data_files(root: Path) -> list[Path]:
@@ -621,8 +688,8 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
             if target not in tables[kind]:
                 near = _nearest(target, list(tables[kind]))
                 chk.problems.append(Problem(chk.file, _line(obj, key), key,
-                                            f"{kind_ko[kind]} '{target}'를 찾을 수 없습니다.",
-                                            f"'{near}'로 고치세요" if near else f"있는 {kind_ko[kind]} id를 적으세요"))
+                                            f"{kind_ko[kind]} {josa(repr(target), '을/를')} 찾을 수 없습니다.",
+                                            f"{josa(repr(near), '으로/로')} 고치세요" if near else f"있는 {kind_ko[kind]} id를 적으세요"))
         problems.extend(p for p in chk.problems if p not in problems)
     if problems:
         # de-duplicate while keeping order

@@ -99,8 +99,12 @@ class MissingStats(FlamerError):
 class Forbidden(FlamerError):
     """A play the rules forbid (not malformed input): answered as a ruling, "불가 — <why>", with the
     clause (and ruling) that forbids it. `reason` is a code, `detail` its data; the Korean text comes
-    from templates/simulate/forbidden.txt.j2. `where` is {file, line, key}; `problems` mirrors
-    DataError's for callers that list problems."""
+    from templates/simulate/forbidden.txt.j2, keyed by `reason` (its macro `why`: the reason alone).
+    `where` is {file, line, key}; `problems` mirrors DataError's for callers that list problems.
+
+    The engine raises it with codes and data only: the words (`message`, `why`, `problems`) are made
+    by the template the first time they are read, by the presentation layer (so raising one renders
+    nothing and reads no file)."""
 
     code = "forbidden"
 
@@ -113,23 +117,37 @@ class Forbidden(FlamerError):
         self.where = {"file": file, "line": line, "key": key}
         self.detail = dict(detail or {})
         self._refs = dict(refs or {})
-        super().__init__(self._render())
+        self._words: tuple[str, str] | None = None  # (message, why), made on first use
+        Exception.__init__(self, reason)
 
-    def _render(self) -> str:
-        from .render import environment
+    def _worded(self) -> tuple[str, str]:
+        if self._words is None:
+            from .render import forbidden_words
 
-        tpl = environment().get_template("simulate/forbidden.txt.j2")
-        module = tpl.make_module(vars={"e": self, "refs": self._refs})
-        self.why = " ".join(str(module.why(self)).split())
+            self._words = forbidden_words(self, self._refs)
+            self.args = (self._words[0],)
+        return self._words
+
+    @property
+    def message(self) -> str:  # type: ignore[override]
+        return self._worded()[0]
+
+    @property
+    def why(self) -> str:
+        return self._worded()[1]
+
+    @property
+    def problems(self) -> list[Problem]:
         w = self.where
-        self.problems = [Problem(w["file"] or "", w["line"], w["key"], self.why)]
-        return str(module).strip()
+        return [Problem(w["file"] or "", w["line"], w["key"], self.why)]
+
+    def __str__(self) -> str:
+        return self.message
 
     def relocated(self, file: str | None, line: int | None, key: str | None) -> "Forbidden":
         """The same ruling pointed elsewhere (e.g. at a command-line option instead of a file line)."""
         self.where = {"file": file, "line": line, "key": key}
-        self.message = self._render()
-        self.args = (self.message,)
+        self._words = None
         return self
 
 

@@ -247,14 +247,22 @@ def syllable_count(j: str) -> int:
     return n
 
 
-def display_width(text: str) -> int:
-    """Terminal columns: East Asian wide and full-width characters take two."""
-    w = 0
-    for ch in text:
-        if unicodedata.combining(ch):
-            continue
-        w += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+_CHAR_WIDTH: dict[str, int] = {}
+
+
+def _char_width(ch: str) -> int:
+    w = 0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    if len(_CHAR_WIDTH) < 65536:
+        _CHAR_WIDTH[ch] = w
     return w
+
+
+def display_width(text: str) -> int:
+    """Terminal columns: East Asian wide and full-width characters take two (combining marks none)."""
+    if text.isascii():  # one column each: the common case of ids and numbers, without a lookup
+        return len(text)
+    get = _CHAR_WIDTH.get
+    return sum(get(ch) if ch in _CHAR_WIDTH else _char_width(ch) for ch in text)
 
 
 def wrap(text: str, width: int = 78, indent: str = "", subsequent: str | None = None) -> str:

@@ -20,10 +20,9 @@ def data_root() -> Path:
 
 
 def templates_dir() -> Path:
-    root = data_root()
-    if (root / "templates").is_dir():
-        return root / "templates"
-    # A custom FLAMER_DATA tree need not carry templates.
+    """The package's own templates, never a data tree's: a FLAMER_DATA (or --data) tree holds data
+    only (rules/, cards/). Templates are code (Jinja can reach Python), so a shared "rules pack" with a
+    templates/ folder must not be able to run anything; its templates/ is ignored (docs/DATA.md)."""
     bundled = PKG_DIR / "_data" / "templates"
     return bundled if bundled.is_dir() else PKG_DIR.parent / "templates"
 

@@ -33,6 +33,13 @@ def md_escape(value) -> str:
     return re.sub(r"^(\d{1,9})([.)])(?=\s|$)", r"\1\\\2", text)
 
 
+def md_fence(text) -> str:
+    """A Markdown code fence that the text inside cannot close: more backticks than its longest run."""
+    import re
+
+    return "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", str(text or ""))), default=0))
+
+
 def _diagram(name: str, *args, **kw):
     """Geometry for the HTML pages (flamer_ref/diagram.py), imported only when a page needs it."""
     from . import diagram
@@ -80,6 +87,7 @@ def environment():
     env.filters["pad"] = _pad
     env.filters["josa"] = josa
     env.filters["md"] = md_escape
+    env.filters["fence"] = md_fence
     env.globals["diagram"] = _diagram
     env.globals["verdict"] = _verdict
     env.filters["plain"] = _plain
@@ -185,6 +193,14 @@ def word_result(data: dict | None) -> dict | None:
     return data
 
 
+def forbidden_words(e, refs: dict | None = None) -> tuple[str, str]:
+    """The words of a play the rules forbid (errors.Forbidden or the same fields: reason, rule,
+    ruling, where, detail), from templates/simulate/forbidden.txt.j2: (the whole answer, the reason
+    sentence alone — its macro `why`)."""
+    module = environment().get_template("simulate/forbidden.txt.j2").make_module(vars={"e": e, "refs": refs or {}})
+    return str(module).strip(), " ".join(str(module.why(e)).split())
+
+
 def _word_round(out: dict) -> None:
     sources: dict[str, list] = {}
     for t in out.get("turns", []):
@@ -197,6 +213,13 @@ def _word_round(out: dict) -> None:
                 _combat_gap(u, res)
             sources["combat"] = res["unresolved"]
         for item in res.get("errors", []):
+            if "forbidden" in item:  # a declaration the rules forbid, dropped from the turn: the
+                # exception's own reason sentence (errors.Forbidden.why)
+                from types import SimpleNamespace
+
+                e = SimpleNamespace(reason=item["reason"], rule=item["rule"], ruling=item.get("ruling"),
+                                    detail=item.pop("forbidden"), where={"file": None, "line": None, "key": item["item"]})
+                item.setdefault("message", forbidden_words(e)[1])
             _fill(item, "simulate/round_message.txt.j2", turn=t["turn"], data=out)
     for u in out.get("unresolved", []):
         if "message" in u:
@@ -206,9 +229,22 @@ def _word_round(out: dict) -> None:
             u["message"] = src["message"]
         else:
             _fill(u, "simulate/round_message.txt.j2", turn=u.get("turn"), data=out)
+    # items listed twice (the round's gaps also under the turn that met them, the supply turn's
+    # field-action errors also per side): the copy is worded as its original
+    def copy_messages(items, originals):
+        for u in items:
+            if "message" not in u:
+                src = next((o for o in originals if {k: v for k, v in o.items() if k != "message"} == u), None)
+                if src is not None:
+                    u["message"] = src.get("message")
+
+    for t in out.get("turns", []):
+        if t["turn"] in ("supply", "production", "blackout"):
+            copy_messages(t["result"].get("unresolved", []), out.get("unresolved", []))
+        for per_side in (t["result"].get("field_actions") or {}).values():
+            copy_messages(per_side.get("errors", []), t["result"].get("errors", []))
 
 
 def notice_lines(scn) -> list[str]:
     """One Korean line per card-name correction of a parsed scenario (any kind), for stderr."""
-    notices = scn.get("notices", ()) if isinstance(scn, dict) else getattr(scn, "notices", ())
-    return [render("scenario/notice.txt.j2", n=n).strip() for n in notices]
+    return [render("scenario/notice.txt.j2", n=n).strip() for n in scn.notices]

@@ -10,27 +10,27 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .engine import SUPPORTED_KINDS
+from .engine.api import parse, run
 from .engine.combat import combat_orders, simulate
-from .engine.scenario import Scenario, parse as parse_scenario
+from .engine.scenario import Scenario
 from .errors import DataError, FlamerError, Forbidden
 from .render import word_result
 
 
 
-def _combat_json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
-    return word_result(simulate(parse_scenario(scn_obj, file, corpus), corpus, as_of=as_of).to_json())
+def result_json(scn, corpus, as_of: str | None = None) -> dict:
+    """A parsed scenario of any kind → its result JSON with the Korean messages (what --json prints)."""
+    return word_result(run(scn, corpus, as_of).to_json())
 
 
-#: kind → fn(scenario object, file label, corpus, as_of) → result JSON. Other kinds register here
-#: (e.g. RUNNERS["move"] = …) and `flamer examples` starts checking them instead of skipping.
-def _turn_json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
-    from .engine.turns import parse_any, run_any
-
-    return word_result(run_any(parse_any(scn_obj, file, corpus), corpus, as_of))
+def _json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
+    return result_json(parse(scn_obj, file, corpus), corpus, as_of)
 
 
-RUNNERS = {"combat": _combat_json, "move": _turn_json, "victory": _turn_json, "field": _turn_json,
-           "round": _turn_json}
+#: kind → fn(scenario object, file label, corpus, as_of) → result JSON: every kind the engine
+#: resolves (`flamer examples` skips an example of any other kind).
+RUNNERS = {kind: _json for kind in SUPPORTED_KINDS}
 SUPPORTED = tuple(RUNNERS)
 
 
@@ -190,13 +190,11 @@ _TURN_OUTCOME = {"move": ("valid", "positions", "encounters", "errors"),
                  "round": ("ended", "final")}
 
 
-def compare_turn(scn: dict, corpus, base: str, other: str) -> dict:
-    """compare() for move / victory / field scenarios: resolve at both dates and
+def compare_turn(scn, corpus, base: str, other: str) -> dict:
+    """compare() for move / victory / field / round scenarios: resolve at both dates and
     list what differs, with the rulings dated in between."""
-    from .engine.turns import run_any
-
-    keys = _TURN_OUTCOME[scn["kind"]]
-    a, b = word_result(run_any(scn, corpus, base)), word_result(run_any(scn, corpus, other))
+    keys = _TURN_OUTCOME[scn.kind]
+    a, b = result_json(scn, corpus, base), result_json(scn, corpus, other)
 
     def view(r):
         out = {k: r[k] for k in keys}
@@ -211,7 +209,7 @@ def compare_turn(scn: dict, corpus, base: str, other: str) -> dict:
     between = [r for r in corpus.rulings.values() if lo < r["date"] <= hi]
     cited: set = set()
     _ids_in([a["events"], b["events"], a["unresolved"], b["unresolved"]], cited)
-    return {"kind": "compare", "file": scn["file"], "dates": [base, other], "results": {base: a, other: b},
+    return {"kind": "compare", "file": scn.file, "dates": [base, other], "results": {base: a, other: b},
             "errors": {base: None, other: None},
             "differences": [{"path": d["path"], base: d["a"], other: d["b"]} for d in diffs],
             "changes": turn_changes,
@@ -221,8 +219,11 @@ def compare_turn(scn: dict, corpus, base: str, other: str) -> dict:
                            "differences": [d["path"] for d in diffs]} for r in between if r["id"] in cited and diffs]}
 
 
-def compare(scn: Scenario, corpus, base: str, other: str) -> dict:
-    """Resolve at two dates; list the differences and the rulings that make them."""
+def compare(scn, corpus, base: str, other: str) -> dict:
+    """Resolve at two dates; list the differences and the rulings that make them (any kind:
+    a combat by its outcome and each ruling forced alone, the other kinds by compare_turn)."""
+    if scn.kind != "combat":
+        return compare_turn(scn, corpus, base, other)
     a, ea = _try(scn, corpus, as_of=base)
     b, eb = _try(scn, corpus, as_of=other)
     lo, hi = sorted((base, other))

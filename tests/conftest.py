@@ -77,7 +77,7 @@ examples:
   result: 결과.
   clauses: [a.second]
   rulings: [ruling.2026-09-24.first]
-  scenario: {kind: combat}
+  scenario: {kind: combat, attacker: DGM, cells: {"1,1": {DGM: [{id: a, card: 수문장}], BGM: [{id: b, name: 적, lv: 1, hp: 1, atk: 1}]}}}
 """,
     "cards/cards.yaml": """\
 # yaml-language-server: $schema=../schemas/cards.schema.json

@@ -38,6 +38,10 @@ from .types import (
 )
 
 MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
+#: rounds of steps 4–6 of every cell together, per scenario (resolution): past it, each combat still
+#: going stops as a `round-limit` gap with `total` — the work and the output stay bounded (1,000 cells
+#: × 10 rounds fit; 1,000 cells × 999 rounds would be minutes and gigabytes of JSON)
+MAX_TOTAL_ROUNDS = 10_000
 STATS = ("lv", "hp", "atk", "cost")
 STAT_KO = {"lv": "Lv", "hp": "HP", "atk": "ATK", "cost": "cost"}
 BYEOLMADAE, AMPLIFIER = "별마대", "증폭기"
@@ -155,6 +159,7 @@ class Engine:
         self._combat_cells: set[str] = set()
         self._used_slots: set = set()
         self.order_used: list[str] = []
+        self.rounds_used = 0  # rounds of every cell so far (MAX_TOTAL_ROUNDS)
 
     # ----------------------------------------------------------- helpers ----
     def in_force(self, ruling_id: str) -> bool:
@@ -993,6 +998,8 @@ class Engine:
         rnd = 0
         prev_shape = None  # (composition, damage per side) of the previous round, for the projection below
         projected = None
+        cap = max(1, min(MAX_ROUNDS, MAX_TOTAL_ROUNDS - self.rounds_used))  # this cell's limit
+        total = {"total": MAX_TOTAL_ROUNDS} if cap < MAX_ROUNDS else {}  # the scenario's budget set it
         while True:
             rnd += 1
             before = self._round_shape(cell)
@@ -1000,12 +1007,12 @@ class Engine:
             ch5 = self.volley(cell, self.defender, 5, rnd)
             a_mob, d_mob = self.mobile(cell, self.attacker), self.mobile(cell, self.defender)
             nxt = "step7" if not (a_mob and d_mob) else ("repeat" if (ch4 or ch5) else "stalemate")
-            if nxt == "repeat" and rnd >= MAX_ROUNDS:
+            if nxt == "repeat" and rnd >= cap:
                 nxt = "round-limit"
             elif nxt == "repeat":
                 shape, projected = self._project(cell, before, prev_shape, rnd)
                 prev_shape = shape
-                if projected is not None and projected > MAX_ROUNDS:
+                if projected is not None and projected > cap:
                     # the same pieces dealt the same damage per side two rounds running and nothing but
                     # HP changed: no piece can reach HP 0 before round `projected`, past the limit
                     nxt = "round-limit"
@@ -1020,11 +1027,11 @@ class Engine:
             if nxt == "round-limit":
                 # every round so far changed something (the combat would end some day), but the
                 # HP left is too high for the tool to go on: not a stalemate, a computing limit
-                extra = {"projected": projected} if projected is not None and projected > MAX_ROUNDS else {}
-                self.emit(E.STALEMATE, cell=cell, step=6, round=rnd, why="round-limit", limit=MAX_ROUNDS,
-                          rule="combat.step6.check", **extra)
-                self.gap(UnresolvedReason.ROUND_LIMIT, cell=cell, round=rnd, limit=MAX_ROUNDS,
-                         rule="combat.step6.check", **extra)
+                extra = {"projected": projected} if projected is not None and projected > cap else {}
+                self.emit(E.STALEMATE, cell=cell, step=6, round=rnd, why="round-limit", limit=cap,
+                          rule="combat.step6.check", **extra, **total)
+                self.gap(UnresolvedReason.ROUND_LIMIT, cell=cell, round=rnd, limit=cap,
+                         rule="combat.step6.check", **extra, **total)
                 return self.finish(cell, rnd, EndReason.STALEMATE, resolved_here, rule="combat.step6.check")
         return self.finish(cell, rnd, EndReason.DECIDED, resolved_here, sweep=True)
 
@@ -1179,6 +1186,7 @@ class Engine:
 
     def finish(self, cell: str, rounds: int, reason: EndReason, resolved_here: bool, standoff: bool = False,
                sweep: bool = False, rule: str | None = None) -> CellResult:
+        self.rounds_used += rounds
         if sweep:
             self.step(cell, 7)
             self.sweep(cell)

@@ -89,10 +89,10 @@ end           ``occupant``, ``standoff``, ``rounds``, ``reason`` (``decided`` | 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from .types import EndReason
 
@@ -222,3 +222,99 @@ class CombatResult:
             "pieces": _thaw(self.pieces),
             "rulings_consulted": list(self.rulings_consulted),
         }
+
+
+# ------------------------------------------------------------ turn results ----
+@dataclass(frozen=True)
+class TurnResult:
+    """A frozen result of kind move, victory, field or round. Its fields are the keys of its JSON
+    (docs/SCENARIOS.md), in order after `kind`; nested values are frozen (read-only mappings,
+    tuples) and `to_json()` gives plain dicts and lists again."""
+
+    kind: ClassVar[str] = ""
+    title: str | None
+    as_of: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "TurnResult":
+        """The result object of a JSON-shaped dict (its keys, in field order, after `kind`)."""
+        if data.get("kind", cls.kind) != cls.kind:
+            raise ValueError(f"not a {cls.kind} result: {data.get('kind')}")
+        return cls(**{f.name: _freeze(data[f.name]) for f in fields(cls)})
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            out[f.name] = _thaw(getattr(self, f.name))
+        return out
+
+    def get(self, key: str, default=None):
+        return self.kind if key == "kind" else getattr(self, key, default)
+
+
+@dataclass(frozen=True)
+class MoveTurnResult(TurnResult):
+    kind: ClassVar[str] = "move"
+    attacker: str
+    valid: bool
+    errors: tuple[Mapping[str, Any], ...]
+    positions: Mapping[str, str]
+    encounters: tuple[str, ...]
+    events: tuple[Mapping[str, Any], ...]
+    unresolved: tuple[Mapping[str, Any], ...]
+    assumed: tuple[Mapping[str, Any], ...]
+    pieces: Mapping[str, Mapping[str, Any]]
+    board: Mapping[str, Any]
+    moves: tuple[Mapping[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class VictoryTurnResult(TurnResult):
+    kind: ClassVar[str] = "victory"
+    player: str
+    secured: Mapping[str, int]
+    vp_gain: int
+    vp: Mapping[str, int]
+    winner: str | None
+    reasons: tuple[str, ...]
+    cells: Mapping[str, Mapping[str, Any]]
+    events: tuple[Mapping[str, Any], ...]
+    unresolved: tuple[Mapping[str, Any], ...]
+    homes: Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class FieldTurnResult(TurnResult):
+    kind: ClassVar[str] = "field"
+    side: str
+    slots: tuple[Mapping[str, Any], ...]
+    active: tuple[str, ...]
+    retired: tuple[str, ...]
+    levels: Mapping[str, int]
+    bonds: Mapping[str, Any]
+    round: int
+    errors: tuple[Mapping[str, Any], ...]
+    events: tuple[Mapping[str, Any], ...]
+    unresolved: tuple[Mapping[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class RoundResult(TurnResult):
+    kind: ClassVar[str] = "round"
+    player: str
+    opponent: str
+    turns: tuple[Mapping[str, Any], ...]  # {turn, result}: each turn's result JSON, in turn order
+    ended: Mapping[str, Any] | None
+    final: Mapping[str, Any]
+    events: tuple[Mapping[str, Any], ...]
+    unresolved: tuple[Mapping[str, Any], ...]
+    assumed: tuple[Mapping[str, Any], ...]
+    pieces: Mapping[str, Mapping[str, Any]]
+    board: Mapping[str, Any]
+    vp_before: Mapping[str, int]
+    dor_before: Mapping[str, int]
+
+
+#: kind → the result class of that kind (combat: CombatResult)
+RESULT_TYPES = {"combat": CombatResult, "move": MoveTurnResult, "victory": VictoryTurnResult,
+                "field": FieldTurnResult, "round": RoundResult}

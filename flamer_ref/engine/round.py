@@ -33,11 +33,13 @@ from typing import Any
 
 from ..errors import DataError, Forbidden, Problem
 from . import aliases
+from .model import BlackoutFlip, MoveScenario, Production, RoundScenario, VictoryScenario, frozen_map
+from .result import RoundResult
 from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations, _q,
                        declaration_ref_problems, parse_combat_order,
                        _unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
-from .types import CELL_LIMIT, SIDE_LIMIT, PieceState
+from .types import CELL_LIMIT, SIDE_LIMIT, PieceState, Turn
 
 ROUND_KEYS = ("kind", "title", "as_of", "player", "first_round", "board", "homes", "vp", "dor", "cells", "field",
               "field_actions", "move", "response", "battle_cards", "combat_order", "produce", "blackout")
@@ -45,7 +47,7 @@ MOVE_BLOCK_KEYS = ("activate", "moves")
 PRODUCE_KEYS = ("card", "cell", "id")
 BLACKOUT_KEYS = ("piece", "to")
 #: the seven turns in order (round.turns)
-TURNS = ("victory", "supply", "move", "response", "combat", "production", "blackout")
+TURNS = tuple(t.value for t in Turn)
 
 #: error reason → clause of the production and blackout turns
 PRODUCTION_RULE = {
@@ -74,7 +76,7 @@ def _side_ints(doc, key: str, sink, sides: list[str]) -> dict:
 
 
 
-def parse_round(doc: dict, file: str, corpus) -> dict:
+def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
     from .turns import _board, _cells_on_board, _sides, parse_actions, parse_homes, parse_move_block, parse_slots
 
     sink = ScenarioSink(file)
@@ -178,7 +180,7 @@ def parse_round(doc: dict, file: str, corpus) -> dict:
                 continue
             new_ids.add(pid)
         if card is not None and cell is not None:
-            produce.append({"index": i, "card": card, "cell": cell, "id": pid, "line": getattr(it, "line", None)})
+            produce.append(Production(i, card, cell, pid, getattr(it, "line", None)))
     blackout = []
     raw = doc.get("blackout") or []
     if not isinstance(raw, list):
@@ -199,7 +201,7 @@ def parse_round(doc: dict, file: str, corpus) -> dict:
             sink.add(it, "to" if "to" in it else None, f"{where}.to", f"상태 {_q(to, '을/를')} 모릅니다.",
                      "정착(settled, 뒷면) 또는 기동(mobile, 앞면) 중 하나를 적으세요")
             continue
-        blackout.append({"index": i, "piece": str(pid), "to": to})
+        blackout.append(BlackoutFlip(i, str(pid), to))
     if sink.problems:
         raise DataError(sink.problems)
 
@@ -207,37 +209,40 @@ def parse_round(doc: dict, file: str, corpus) -> dict:
     problems = declaration_ref_problems(file, list(response) + list(battle), ids)
     if problems:
         raise DataError(problems)
-    return {"kind": "round", "file": file, "title": title, "as_of": as_of, "sides": sides, "pieces": pieces,
-            "board": board, "assumed": assumed, "outside": outside, "first_round": first_round, "vp": vp, "dor": dor,
-            "homes": homes, "fields": fields, "field_actions": field_actions, "activate": activate, "moves": moves,
-            "response": tuple(response), "battle_cards": tuple(battle), "combat_order": order, "produce": produce,
-            "blackout": blackout, "notices": list(sink.notices)}
+    return RoundScenario(
+        file=file, title=title, as_of=as_of, sides=sides, pieces=tuple(pieces), board=board, assumed=tuple(assumed),
+        outside=tuple(outside), first_round=first_round, vp=frozen_map(vp), dor=frozen_map(dor),
+        homes=None if homes is None else frozen_map(homes), fields=frozen_map(fields),
+        field_actions=frozen_map(field_actions), activate=tuple(activate), moves=tuple(moves),
+        response=tuple(response), battle_cards=tuple(battle), combat_order=order, produce=tuple(produce),
+        blackout=tuple(blackout), notices=tuple(sink.notices))
 
 
 # -------------------------------------------------------------------- run ----
 class _Round:
     """The state one turn leaves to the next."""
 
-    def __init__(self, scn: dict, corpus, as_of: str):
+    def __init__(self, scn: RoundScenario, corpus, as_of: str):
         from .fieldplay import FieldPlay
 
         self.scn, self.corpus, self.as_of = scn, corpus, as_of
-        self.player, self.opponent = scn["sides"]
+        self.player, self.opponent = scn.sides
         self.sides = (self.player, self.opponent)
-        self.pieces: dict[str, PieceSpec] = {p.id: p for p in scn["pieces"]}
+        self.pieces: dict[str, PieceSpec] = {p.id: p for p in scn.pieces}
         self.on_board: set[str] = set(self.pieces)
         self.prisoners: dict[str, list[str]] = {s: [] for s in self.sides}
         self.fragments: list[str] = []
         self.removed: list[str] = []
-        self.vp = {s: scn["vp"].get(s, 0) for s in self.sides}
-        self.dor: dict[str, int | None] = {s: scn["dor"].get(s, 0) for s in self.sides}
-        self.fields = {s: FieldPlay(corpus.cards, init, as_of) for s, init in scn["fields"].items()}
+        self.vp = {s: scn.vp.get(s, 0) for s in self.sides}
+        self.dor: dict[str, int | None] = {s: scn.dor.get(s, 0) for s in self.sides}
+        self.fields = {s: FieldPlay(corpus.cards, list(init), as_of) for s, init in scn.fields.items()}
         self._seen = {s: len(f.events) for s, f in self.fields.items()}
-        board = scn["board"]
-        self.homes = scn["homes"] if scn["homes"] is not None else {s: list(c) for s, c in board.homes.items()}
+        board = scn.board
+        self.homes = ({s: list(c) for s, c in scn.homes.items()} if scn.homes is not None
+                      else {s: list(c) for s, c in board.homes.items()})
         self.events: list[dict] = []
         self.unresolved: list[dict] = []
-        self.assumed: list[dict] = list(scn["assumed"])
+        self.assumed: list = list(scn.assumed)
         self.turns: list[dict] = []
         self.ended: dict | None = None
         self._order = len(self.pieces)
@@ -317,9 +322,9 @@ class _Round:
         from .turns import run_victory
 
         self.start("victory")
-        scn = {"kind": "victory", "title": None, "sides": self.sides, "pieces": self.board_pieces(),
-               "vp": dict(self.vp), "homes": self.homes}
-        res = run_victory(scn, self.corpus, self.as_of)
+        scn = VictoryScenario(file=self.scn.file, title=None, as_of=self.as_of, sides=self.sides,
+                              pieces=tuple(self.board_pieces()), vp=frozen_map(self.vp), homes=frozen_map(self.homes))
+        res = run_victory(scn, self.corpus, self.as_of).to_json()
         self.vp = dict(res["vp"])
         self.turns.append({"turn": "victory", "result": res})
         self._secured_cells = res["cells"]
@@ -332,7 +337,7 @@ class _Round:
         from .turns import apply_action
 
         self.start("supply")
-        values = self.scn["board"].values
+        values = self.scn.board.values
         counted, unknown, not_counted, events = [], [], [], []
         for cell, c in sorted(self._secured_cells.items(), key=lambda kv: cell_sort_key(kv[0])):
             if c["status"] == "secured" and c["by"] == self.player:
@@ -352,7 +357,7 @@ class _Round:
         income = None if unknown else known
         if unknown:
             self.gap("supply", "cell-value-unknown", cells=unknown, known=known, rule="supply.income",
-                     board=self.scn["board"].label)
+                     board=self.scn.board.label)
         after = None if income is None or before is None else before + income
         self.dor[self.player] = after
         events.append({"type": "dor", "side": self.player, "before": before, "income": income, "after": after,
@@ -362,7 +367,7 @@ class _Round:
                                   "events": events, "errors": [], "unresolved": [u for u in self.unresolved
                                                                                   if u["turn"] == "supply"]}
         # field actions: played right after the 보급턴 (the file format's one moment; field.set allows any)
-        fa = self.scn["field_actions"]
+        fa = self.scn.field_actions
         if fa:
             self.assumed.append({"choice": "field-actions-after-supply", "rule": "field.set"})
             links: list[dict] = []
@@ -371,9 +376,9 @@ class _Round:
                 f = self.fields[side]
                 e0, ev0, u0 = len(f.errors), len(f.events), len(f.unresolved)
                 for act in actions:
-                    if side != self.player and act[0] == "place":
-                        f.errors.append({"action": act[1], "reason": "not-own-round", "rule": "field.set",
-                                         "card": act[2], "slot": act[3]})
+                    if side != self.player and act.verb == "place":
+                        f.errors.append({"action": act.index, "reason": "not-own-round", "rule": "field.set",
+                                         "card": act.card, "slot": act.slot})
                         continue
                     apply_action(f, act)
                     self.link_field(side, "supply", links)
@@ -390,10 +395,11 @@ class _Round:
         from .turns import run_move
 
         self.start("move")
-        scn = {"kind": "move", "title": None, "sides": self.sides, "pieces": self.board_pieces(),
-               "board": self.scn["board"], "assumed": [], "outside": self.scn["outside"],
-               "first_round": self.scn["first_round"], "activate": self.scn["activate"], "moves": self.scn["moves"]}
-        res = run_move(scn, self.corpus, self.as_of)
+        scn = MoveScenario(file=self.scn.file, title=None, as_of=self.as_of, sides=self.sides,
+                           pieces=tuple(self.board_pieces()), board=self.scn.board, assumed=(),
+                           outside=self.scn.outside, first_round=self.scn.first_round,
+                           activate=self.scn.activate, moves=self.scn.moves)
+        res = run_move(scn, self.corpus, self.as_of).to_json()
         for pid, cell in res["positions"].items():
             if self.pieces[pid].cell != cell:
                 self.pieces[pid] = replace(self.pieces[pid], cell=cell)
@@ -406,21 +412,21 @@ class _Round:
         scn = self.scn
         if not encounters:
             for key, turn in (("response", "response"), ("battle_cards", "combat")):
-                if scn[key]:
-                    self.events.append({"type": "skipped", "turn": turn, "why": "no-encounter", "ignored": len(scn[key]),
+                if getattr(scn, key):
+                    self.events.append({"type": "skipped", "turn": turn, "why": "no-encounter", "ignored": len(getattr(scn, key)),
                                         "rule": "response.needs-encounter" if turn == "response" else "combat.occurs"})
             return
-        response, battle = list(scn["response"]), list(scn["battle_cards"])
+        response, battle = list(scn.response), list(scn.battle_cards)
         errors: dict[str, list[dict]] = {"response": [], "combat": []}
         for _ in range(len(response) + len(battle) + 1):
             pieces = tuple(sorted(self.board_pieces(), key=lambda p: p.order))
             cells = tuple(sorted({p.cell for p in pieces}, key=cell_sort_key))
-            cscn = Scenario(kind="combat", title=scn["title"], as_of=self.as_of, attacker=self.player,
+            cscn = Scenario(kind="combat", title=scn.title, as_of=self.as_of, attacker=self.player,
                             defender=self.opponent, field=self.combat_field(), cells=cells, pieces=pieces,
-                            response=tuple(response), battle_cards=tuple(battle), combat_order=scn["combat_order"],
-                            file=scn["file"], lines={}, notices=())
+                            response=tuple(response), battle_cards=tuple(battle), combat_order=scn.combat_order,
+                            file=scn.file, lines={}, notices=())
             try:
-                check_response_order(cscn.response, self.player, self.opponent, scn["file"], self.corpus)
+                check_response_order(cscn.response, self.player, self.opponent, scn.file, self.corpus)
                 res = simulate(cscn, self.corpus, as_of=self.as_of).to_json()
                 break
             except Forbidden as exc:
@@ -437,10 +443,11 @@ class _Round:
                     raise
                 lst, turn, d = hit
                 lst.remove(d)
+                # codes and data only: render.word_result words it as the exception would (its `why`)
                 errors[turn].append({"item": d.where, "side": d.side, "card": d.card, "reason": exc.reason,
-                                     "rule": exc.rule, "ruling": exc.ruling, "message": exc.why})
+                                     "rule": exc.rule, "ruling": exc.ruling, "forbidden": dict(exc.detail)})
         else:  # pragma: no cover - every pass removes one item, so the loop ends by break
-            raise DataError([Problem(scn["file"], None, "response", "대응턴 선언을 정리하지 못했습니다.")])
+            raise DataError([Problem(scn.file, None, "response", "대응턴 선언을 정리하지 못했습니다.")])
         # the board after the combat turn
         positions = res["positions"]
         for pid in list(self.on_board):
@@ -483,19 +490,19 @@ class _Round:
 
     def production(self) -> None:
         self.start("production")
-        board = self.scn["board"]
+        board = self.scn.board
         placed, errors, events = [], [], []
         f = self.fields.get(self.player)
-        items = self.scn["produce"]
+        items = self.scn.produce
         if items:
-            self.gap("production", "production-cell-unknown", cells=sorted({x["cell"] for x in items}, key=cell_sort_key),
+            self.gap("production", "production-cell-unknown", cells=sorted({x.cell for x in items}, key=cell_sort_key),
                      rule="production.placement")
             if f is None:
-                self.gap("production", "production-field-unknown", cards=sorted({x["card"] for x in items}),
+                self.gap("production", "production-field-unknown", cards=sorted({x.card for x in items}),
                          rule="production.requires-active")
         counters: dict[str, int] = {}
         for it in items:
-            card, cell, idx = it["card"], it["cell"], it["index"]
+            card, cell, idx = it.card, it.cell, it.index
 
             def refuse(reason, **detail):
                 errors.append({"produce": idx, "card": card, "cell": cell, "reason": reason,
@@ -546,7 +553,7 @@ class _Round:
                 events.append({"type": "pay", "produce": idx, "card": card, "cost": cost, "before": have,
                                "after": have - cost, "rule": "production.requires-active",
                                "interpretation": "interp.production.cost-from-dor"})
-            pid = it["id"]
+            pid = it.id
             if pid is None:
                 base = f"{self.player}-{card}"
                 while True:
@@ -558,7 +565,7 @@ class _Round:
             self.pieces[pid] = PieceSpec(id=pid, side=self.player, cell=cell, card=card, name=None, lv=c.get("lv"),
                                          hp=c.get("hp"), atk=c.get("atk"), cost=c.get("cost"),
                                          state=PieceState.MOBILE, structure=bool(c.get("structure")),
-                                         order=self._order, line=it["line"])
+                                         order=self._order, line=it.line)
             self._order += 1
             self.on_board.add(pid)
             placed.append({"produce": idx, "piece": pid, "card": card, "cell": cell, "state": "mobile",
@@ -575,8 +582,8 @@ class _Round:
         retired = set()
         if self.player in self.fields:
             retired = {c.name for s in self.fields[self.player].slots for c in s if c.type == "piece" and c.retired}
-        for it in self.scn["blackout"]:
-            pid, to, idx = it["piece"], it["to"], it["index"]
+        for it in self.scn.blackout:
+            pid, to, idx = it.piece, it.to, it.index
 
             def refuse(reason, **detail):
                 errors.append({"blackout": idx, "piece": pid, "to": to, "reason": reason,
@@ -634,8 +641,8 @@ class _Round:
         return out
 
 
-def run_round(scn: dict, corpus, as_of: str | None = None) -> dict:
-    as_of = as_of or scn["as_of"] or corpus.latest_date()
+def run_round(scn: RoundScenario, corpus, as_of: str | None = None) -> RoundResult:
+    as_of = as_of or scn.as_of or corpus.latest_date()
     r = _Round(scn, corpus, as_of)
     r.victory()
     if r.ended is None:
@@ -644,18 +651,18 @@ def run_round(scn: dict, corpus, as_of: str | None = None) -> dict:
         r.combat(encounters)
         r.production()
         r.blackout()
-    if scn["outside"]:
-        r.unresolved.insert(0, {"reason": "outside-example-board", "turn": None, "cells": list(scn["outside"]),
+    if scn.outside:
+        r.unresolved.insert(0, {"reason": "outside-example-board", "turn": None, "cells": list(scn.outside),
                                 "rule": "move.off-board"})
     pieces = {p.id: {"label": p.card or p.name or p.id, "side": p.side, "card": p.card, "name": p.name}
               for p in r.pieces.values()}
-    out = {"kind": "round", "title": scn["title"], "as_of": as_of, "player": r.player, "opponent": r.opponent,
+    out = {"kind": "round", "title": scn.title, "as_of": as_of, "player": r.player, "opponent": r.opponent,
            "turns": r.turns, "ended": r.ended, "final": r.final(), "events": r.events,
            "unresolved": [], "assumed": r.assumed, "pieces": pieces,
-           "board": {"label": scn["board"].label, "values": dict(scn["board"].values),
+           "board": {"label": scn.board.label, "values": dict(scn.board.values),
                      "homes": {s: list(c) for s, c in r.homes.items()}},
-           "vp_before": {s: scn["vp"].get(s, 0) for s in r.sides},
-           "dor_before": {s: scn["dor"].get(s, 0) for s in r.sides}}
+           "vp_before": {s: scn.vp.get(s, 0) for s in r.sides},
+           "dor_before": {s: scn.dor.get(s, 0) for s in r.sides}}
     # every gap any turn met, in turn order: the sub-turns' own gaps and the round's (their Korean
     # messages are made by the presentation layer: render.word_result)
     for t in r.turns:
@@ -668,4 +675,4 @@ def run_round(scn: dict, corpus, as_of: str | None = None) -> dict:
     for t in r.turns:  # the round's own gaps, also listed under the turn that met them
         if t["turn"] in ("supply", "production", "blackout"):
             t["result"]["unresolved"] = [u for u in out["unresolved"] if u.get("turn") == t["turn"]]
-    return out
+    return RoundResult.from_json(out)

@@ -16,16 +16,17 @@ silent change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from difflib import get_close_matches
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from ..errors import Ambiguous, BadInput, DataError, NotFound, Problem
 from ..errors import line_of as _line
 from . import aliases
 from .effects import Destroy, Primitive, _Sink, parse_destroy, parse_effect_list
-from .types import CELL_LIMIT, MAX_SCENARIO_CELLS, SIDE_LIMIT, PieceState
+from .types import CELL_LIMIT, MAX_SCENARIO_CELLS, SIDE_LIMIT, Kind, PieceState
 
-KINDS = ("combat", "move", "victory", "field", "round")
+KINDS = tuple(k.value for k in Kind)
 #: kinds of the scenario contract that this version cannot resolve yet (a clear error, not 'unknown kind')
 PLANNED_KINDS: tuple[str, ...] = ()
 PIECE_KEYS = ("id", "card", "name", "lv", "hp", "atk", "cost", "state", "structure")
@@ -36,6 +37,28 @@ COMBAT_KEYS = ("kind", "title", "as_of", "attacker", "board", "field", "cells", 
 
 
 # ------------------------------------------------------------------ model ----
+class ScenarioBase:
+    """What every parsed scenario of every kind has (this module's `Scenario` for combat;
+    `model.MoveScenario`, `VictoryScenario`, `FieldScenario`, `RoundScenario`): `kind`, `title`,
+    `as_of`, `file` and `notices`. Callers dispatch on `kind`. `scn["key"]` reads the attribute
+    (read-only, for callers written when the other kinds were dicts)."""
+
+    kind: ClassVar[str]
+    title: str | None
+    as_of: str | None
+    file: str
+    notices: tuple[dict, ...]
+
+    def __getitem__(self, key: str):
+        try:
+            return getattr(self, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+    def get(self, key: str, default=None):
+        return getattr(self, key, default)
+
+
 @dataclass(frozen=True)
 class PieceSpec:
     id: str
@@ -87,7 +110,7 @@ class Declaration:
 
 
 @dataclass(frozen=True)
-class Scenario:
+class Scenario(ScenarioBase):
     kind: str
     title: str | None
     as_of: str | None
@@ -198,7 +221,7 @@ def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str, pieces_on
     names = card_names(corpus)
     if name in names:
         return names[name]
-    from ..lookup import resolve_name
+    from ..names import resolve_name
 
     pool = {k: v for k, v in names.items() if not pieces_only or corpus.cards[v]["type"] == "piece"}
     shown = label or aliases.shown_key(obj, key)
@@ -403,9 +426,11 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
         raise DataError(problems)
     check_response_order(response, attacker, defender, file, corpus)
     board, board_assumed = _combat_board(doc, file, pieces, corpus)
-    return Scenario(kind=kind, title=title, as_of=as_of, attacker=attacker, defender=defender, field=fld,
+    return Scenario(kind=kind, title=title, as_of=as_of, attacker=attacker, defender=defender,
+                    field=None if fld is None else MappingProxyType(dict(fld)),
                     cells=tuple(cells), pieces=tuple(pieces), response=response, battle_cards=battle,
-                    combat_order=order, file=file, lines=lines, notices=tuple(sink.notices), board=board,
+                    combat_order=order, file=file, lines=MappingProxyType(dict(lines)), notices=tuple(sink.notices),
+                    board=board,
                     board_assumed=board_assumed)
 
 

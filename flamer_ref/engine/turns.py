@@ -4,9 +4,11 @@ docs/SCENARIOS.md. The rules themselves live in movement.py, victory.py and
 fieldplay.py; messages are added by the presentation layer (render.word_result).
 
 Reading a file is the data layer's job (scenario_files.load_any); `parse_any` translates
-Korean keys and values (aliases.normalize) and
-dispatches on the kind. The dict a turn parser returns carries `notices` (card
-names read as another name), like `Scenario.notices` for combat."""
+Korean keys and values (aliases.normalize) and dispatches on the kind. Each parser returns a
+frozen scenario object (model.MoveScenario, VictoryScenario, FieldScenario; combat's
+scenario.Scenario; notices: card names read as another name) and each run a frozen result
+(result.MoveTurnResult …, with `to_json()`); `run` dispatches any parsed scenario on its
+`kind` (engine/api.py is the public entry)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from typing import Any
 
 from ..errors import DataError
 from .board import Board, BoardError, board_from_spec, cell_key
+from .model import FieldAction, FieldScenario, MoveScenario, VictoryScenario, frozen_map
 from .movement import MoveOrder, SpMove, resolve_moves
+from .result import FieldTurnResult, MoveTurnResult, VictoryTurnResult, _freeze
 from . import aliases
 from .scenario import (ScenarioSink as _ScenarioSink, _q, _unknown_keys, cell_sort_key, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
@@ -93,7 +97,7 @@ def _sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
 
 
 # ------------------------------------------------------------------- move ----
-def parse_move(doc: dict, file: str, corpus) -> dict:
+def parse_move(doc: dict, file: str, corpus) -> MoveScenario:
     sink = _ScenarioSink(file)
     _unknown_keys(sink, doc, MOVE_KEYS, "")
     as_of = parse_as_of(doc, sink)
@@ -107,9 +111,9 @@ def parse_move(doc: dict, file: str, corpus) -> dict:
     activate, moves = parse_move_block(doc, sink, {p.id: p for p in pieces})
     if sink.problems:
         raise DataError(sink.problems)
-    return {"kind": "move", "file": file, "title": doc.get("title"), "as_of": as_of, "sides": sides,
-            "pieces": pieces, "board": board, "assumed": assumed, "outside": outside, "first_round": first_round,
-            "activate": activate, "moves": moves, "notices": list(sink.notices)}
+    return MoveScenario(file=file, title=doc.get("title"), as_of=as_of, sides=sides, pieces=tuple(pieces),
+                        board=board, assumed=tuple(assumed), outside=tuple(outside), first_round=first_round,
+                        activate=tuple(activate), moves=tuple(moves), notices=tuple(sink.notices))
 
 
 def parse_move_block(doc: dict, sink, ids: dict, prefix: str = "") -> tuple[list[str], list[MoveOrder]]:
@@ -177,27 +181,28 @@ def sp_moves(corpus) -> dict[tuple[str, str], SpMove]:
     return out
 
 
-def run_move(scn: dict, corpus, as_of: str | None = None) -> dict:
-    as_of = as_of or scn["as_of"] or corpus.latest_date()
-    attacker = scn["sides"][0]
-    res = resolve_moves(scn["pieces"], scn["board"], attacker, scn["activate"], scn["moves"], sp_moves(corpus),
-                        scn["first_round"])
+def run_move(scn: MoveScenario, corpus, as_of: str | None = None) -> MoveTurnResult:
+    as_of = as_of or scn.as_of or corpus.latest_date()
+    attacker = scn.sides[0]
+    res = resolve_moves(scn.pieces, scn.board, attacker, list(scn.activate), list(scn.moves), sp_moves(corpus),
+                        scn.first_round)
     pieces = {p.id: {"label": p.card or p.name or p.id, "side": p.side, "from": p.cell,
-                     "state": getattr(p.state, "value", p.state)} for p in scn["pieces"]}
+                     "state": getattr(p.state, "value", p.state)} for p in scn.pieces}
     unresolved = list(res.unresolved)
-    if scn.get("outside"):
-        unresolved.insert(0, {"reason": "outside-example-board", "cells": list(scn["outside"]),
+    if scn.outside:
+        unresolved.insert(0, {"reason": "outside-example-board", "cells": list(scn.outside),
                               "rule": "move.off-board"})
-    out = {"kind": "move", "title": scn["title"], "as_of": as_of, "attacker": attacker,
-           "valid": res.valid, "errors": [e.to_json() for e in res.errors], "positions": dict(res.positions),
-           "encounters": list(res.encounters), "events": list(res.events), "unresolved": unresolved,
-           "assumed": scn["assumed"], "pieces": pieces,
-           "board": {"label": scn["board"].label, "adjacency": scn["board"].adjacency,
-                     # what a drawing of the board needs (the --format html page)
-                     "cells": sorted(scn["board"].cells, key=cell_sort_key), "sea": sorted(scn["board"].sea, key=cell_sort_key),
-                     "homes": {s: list(c) for s, c in scn["board"].homes.items()}},
-           "moves": [{"move": m.index, "piece": m.piece, "path": list(m.path), "sp": m.sp} for m in scn["moves"]]}
-    return out
+    board = scn.board
+    return MoveTurnResult(
+        title=scn.title, as_of=as_of, attacker=attacker, valid=res.valid,
+        errors=tuple(_freeze(e.to_json()) for e in res.errors), positions=_freeze(dict(res.positions)),
+        encounters=tuple(res.encounters), events=_freeze(list(res.events)), unresolved=_freeze(unresolved),
+        assumed=_freeze(list(scn.assumed)), pieces=_freeze(pieces),
+        # what a drawing of the board needs (the --format html page)
+        board=_freeze({"label": board.label, "adjacency": board.adjacency,
+                       "cells": sorted(board.cells, key=cell_sort_key), "sea": sorted(board.sea, key=cell_sort_key),
+                       "homes": {s: list(c) for s, c in board.homes.items()}}),
+        moves=_freeze([{"move": m.index, "piece": m.piece, "path": list(m.path), "sp": m.sp} for m in scn.moves]))
 
 
 # ---------------------------------------------------------------- victory ----
@@ -221,9 +226,12 @@ def parse_homes(doc: dict, sink) -> dict[str, list[str]] | None:
     return out
 
 
-def parse_victory(doc: dict, file: str, corpus) -> dict:
+def parse_victory(doc: dict, file: str, corpus) -> VictoryScenario:
     sink = _ScenarioSink(file)
     _unknown_keys(sink, doc, VICTORY_KEYS, "")
+    if doc.get("board") is not None:  # never silently ignored (issue 11): the check reads no board
+        sink.add(doc, "board", "board", "승리확인 시나리오는 board(보드)를 쓰지 않습니다 — 판정은 셀의 기물과 본진만 봅니다.",
+                 "board를 지우세요. 본진은 최상위의 homes(본진)로 적습니다")
     as_of = parse_as_of(doc, sink)
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
     # a side known only from vp or homes still counts as one of the two sides (the opponent
@@ -244,25 +252,24 @@ def parse_victory(doc: dict, file: str, corpus) -> dict:
     if sink.problems:
         raise DataError(sink.problems)
     vp = {s: vp.get(s, 0) for s in sides} if sides else vp
-    return {"kind": "victory", "file": file, "title": doc.get("title"), "as_of": as_of, "sides": sides,
-            "pieces": pieces, "vp": vp, "homes": homes, "notices": list(sink.notices)}
+    return VictoryScenario(file=file, title=doc.get("title"), as_of=as_of, sides=sides, pieces=tuple(pieces),
+                           vp=frozen_map(vp), homes=frozen_map(homes), notices=tuple(sink.notices))
 
 
-def run_victory(scn: dict, corpus, as_of: str | None = None) -> dict:
+def run_victory(scn: VictoryScenario, corpus, as_of: str | None = None) -> VictoryTurnResult:
     from .victory import check_victory
 
-    as_of = as_of or scn["as_of"] or corpus.latest_date()
-    player = scn["sides"][0]
-    r = check_victory(scn["pieces"], player, scn["sides"], scn["vp"], scn["homes"])
-    out = {"kind": "victory", "title": scn["title"], "as_of": as_of, "player": player,
-           "secured": dict(r.secured), "vp_gain": r.vp_gain, "vp": dict(r.vp), "winner": r.winner,
-           "reasons": list(r.reasons), "cells": dict(r.cells), "events": list(r.events),
-           "unresolved": list(r.unresolved), "homes": scn["homes"]}
-    return out
+    as_of = as_of or scn.as_of or corpus.latest_date()
+    player = scn.sides[0]
+    r = check_victory(scn.pieces, player, scn.sides, dict(scn.vp), dict(scn.homes))
+    return VictoryTurnResult(
+        title=scn.title, as_of=as_of, player=player, secured=_freeze(dict(r.secured)), vp_gain=r.vp_gain,
+        vp=_freeze(dict(r.vp)), winner=r.winner, reasons=tuple(r.reasons), cells=_freeze(dict(r.cells)),
+        events=_freeze(list(r.events)), unresolved=_freeze(list(r.unresolved)), homes=_freeze(dict(scn.homes)))
 
 
 # ------------------------------------------------------------------ field ----
-def parse_field(doc: dict, file: str, corpus) -> dict:
+def parse_field(doc: dict, file: str, corpus) -> FieldScenario:
     sink = _ScenarioSink(file)
     _unknown_keys(sink, doc, FIELD_KEYS, "")
     as_of = parse_as_of(doc, sink)
@@ -279,8 +286,8 @@ def parse_field(doc: dict, file: str, corpus) -> dict:
     actions = parse_actions(doc, "actions", sink, corpus)
     if sink.problems:
         raise DataError(sink.problems)
-    return {"kind": "field", "file": file, "title": doc.get("title"), "as_of": as_of, "side": side,
-            "initial": initial, "actions": actions, "notices": list(sink.notices)}
+    return FieldScenario(file=file, title=doc.get("title"), as_of=as_of, side=side, initial=tuple(initial),
+                         actions=tuple(actions), notices=tuple(sink.notices))
 
 
 def parse_slots(raw: list, owner, key, sink, corpus, where_key: str, label_prefix: str) -> list[Any]:
@@ -309,9 +316,9 @@ def parse_slots(raw: list, owner, key, sink, corpus, where_key: str, label_prefi
     return initial
 
 
-def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[tuple]:
+def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[FieldAction]:
     """The field actions listed at doc[key] (kind field's `actions`, kind round's
-    `field_actions.SIDE`) → tuples for apply_action; problems go to `sink`."""
+    `field_actions.SIDE`) → FieldActions for apply_action; problems go to `sink`."""
     where_key = where_key or str(key)
     actions = []
     raw_actions = doc.get(key) or []
@@ -343,47 +350,47 @@ def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[
                 sink.add(a, "slot" if "slot" in a else None, f"{where}.slot", "slot은 1~5의 정수여야 합니다.")
                 continue
             if card is not None:
-                actions.append(("place", i, card, slot or 0, face == "up"))
+                actions.append(FieldAction("place", i, card, slot or 0, face == "up"))
         elif verb == "round":
             if a["round"] != "next":
                 sink.add(a, "round", f"{where}.round", "round의 값은 next만 됩니다.")
                 continue
-            actions.append(("round", i))
+            actions.append(FieldAction("round", i))
         else:
             n = a[verb]
             if not isinstance(n, int) or isinstance(n, bool):
                 sink.add(a, verb, f"{where}.{verb}", f"{verb}의 값은 자리 번호(1~5)여야 합니다.")
                 continue
-            actions.append((verb, i, n))
+            actions.append(FieldAction(verb, i, slot=n))
     return actions
 
 
-def run_field(scn: dict, corpus, as_of: str | None = None) -> dict:
+def run_field(scn: FieldScenario, corpus, as_of: str | None = None) -> FieldTurnResult:
     from .fieldplay import FieldPlay
 
-    as_of = as_of or scn["as_of"] or corpus.latest_date()
-    f = FieldPlay(corpus.cards, scn["initial"], as_of)
-    for act in scn["actions"]:
+    as_of = as_of or scn.as_of or corpus.latest_date()
+    f = FieldPlay(corpus.cards, list(scn.initial), as_of)
+    for act in scn.actions:
         apply_action(f, act)
     r = f.result()
-    out = {"kind": "field", "title": scn["title"], "as_of": as_of, "side": scn["side"], "slots": list(r.slots),
-           "active": list(r.active), "retired": list(r.retired), "levels": dict(r.levels), "bonds": dict(r.bonds),
-           "round": r.round, "errors": list(r.errors), "events": list(r.events), "unresolved": list(r.unresolved)}
-    return out
+    return FieldTurnResult(
+        title=scn.title, as_of=as_of, side=scn.side, slots=_freeze(list(r.slots)), active=tuple(r.active),
+        retired=tuple(r.retired), levels=_freeze(dict(r.levels)), bonds=_freeze(dict(r.bonds)), round=r.round,
+        errors=_freeze(list(r.errors)), events=_freeze(list(r.events)), unresolved=_freeze(list(r.unresolved)))
 
 
-def apply_action(f, act: tuple) -> None:
+def apply_action(f, act: FieldAction) -> None:
     """One parsed field action (parse_actions) played on a FieldPlay."""
-    if act[0] == "place":
-        f.place(act[1], act[2], act[3], act[4])
-    elif act[0] == "activate":
-        f.activate(act[1], act[2])
-    elif act[0] == "trash":
-        f.trash(act[1], act[2])
-    elif act[0] == "exhausted":
-        f.exhausted(act[1], act[2])
+    if act.verb == "place":
+        f.place(act.index, act.card, act.slot, act.face_up)
+    elif act.verb == "activate":
+        f.activate(act.index, act.slot)
+    elif act.verb == "trash":
+        f.trash(act.index, act.slot)
+    elif act.verb == "exhausted":
+        f.exhausted(act.index, act.slot)
     else:
-        f.next_round(act[1])
+        f.next_round(act.index)
 
 
 # ------------------------------------------------------------------ glue ----
@@ -410,9 +417,15 @@ def parse_any(doc, file: str, corpus):
     return parse(doc, file, corpus)
 
 
-def run_any(scn, corpus, as_of: str | None = None) -> dict:
-    if isinstance(scn, dict):
-        return RUNS[scn["kind"]](scn, corpus, as_of)
-    from .combat import simulate
+def run(scn, corpus, as_of: str | None = None):
+    """Any parsed scenario → its frozen result (CombatResult, MoveTurnResult, …), by `scn.kind`."""
+    if scn.kind == "combat":
+        from .combat import simulate
 
-    return simulate(scn, corpus, as_of=as_of).to_json()
+        return simulate(scn, corpus, as_of=as_of)
+    return RUNS[scn.kind](scn, corpus, as_of)
+
+
+def run_any(scn, corpus, as_of: str | None = None) -> dict:
+    """run(), as the result JSON (unworded: render.word_result adds the Korean messages)."""
+    return run(scn, corpus, as_of).to_json()

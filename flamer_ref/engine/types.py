@@ -15,6 +15,29 @@ CellId = NewType("CellId", str)
 PieceId = NewType("PieceId", str)
 
 
+class Kind(str, Enum):
+    """The scenario kinds (docs/SCENARIOS.md): each parses into its own frozen scenario object
+    (model.py, scenario.Scenario) and runs into its own frozen result (result.py)."""
+
+    COMBAT = "combat"
+    MOVE = "move"
+    VICTORY = "victory"
+    FIELD = "field"
+    ROUND = "round"
+
+
+class Turn(str, Enum):
+    """The seven turns of a round, in order (round.turns)."""
+
+    VICTORY = "victory"  # 승리확인턴
+    SUPPLY = "supply"  # 보급턴
+    MOVE = "move"  # 이동턴
+    RESPONSE = "response"  # 대응턴
+    COMBAT = "combat"  # 전투턴
+    PRODUCTION = "production"  # 생산턴
+    BLACKOUT = "blackout"  # 암막턴
+
+
 class Role(str, Enum):
     """Who a side is in this combat turn (combat.roles)."""
 

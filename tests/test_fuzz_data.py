@@ -1,0 +1,244 @@
+"""Issue 11: random byte-level corruption of the data tree (rules/, cards/) and of the cache.
+
+A copy of the bundled data is corrupted with seeded random edits (a flipped byte, a cut, a NUL,
+invalid UTF-8, a duplicated or dropped line …) in one file, then `flamer validate --data`,
+`flamer rule` and `flamer search` run over it (FLAMER_DATA). Each must give a correct answer or a
+clean Korean error: exit 1, one message, no traceback, never "내부 오류". An answer that cannot
+depend on the corrupted file must be exactly the clean one.
+
+The cache (FLAMER_CACHE_DIR) is only an accelerator: random corruptions of its files must never
+change an answer nor fail a command.
+
+Seeds are fixed: CI sees the same cases every time. Most cases run in-process (Typer's CliRunner,
+as tests/test_fidelity_*.py do); a few in a subprocess, the way people run the tool."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from flamer_ref import corpus as corpus_mod
+from flamer_ref.cli import app
+from flamer_ref.paths import data_root
+
+HANGUL = re.compile("[가-힣]")
+RULE = "combat.step7.sweep"
+QUERY = "정착 기물 공격"
+#: the files `flamer rule combat.step7.sweep` reads its answer from (its clause, rulings, pages)
+RULE_DEPENDS = ("rules/clauses/", "rules/rulings.yaml", "rules/sources.yaml")
+
+
+# ----------------------------------------------------------------- corruptions ----
+def _flip(rng, b: bytes) -> bytes:
+    if not b:
+        return b"\x01"
+    i = rng.randrange(len(b))
+    return b[:i] + bytes([b[i] ^ rng.randrange(1, 256)]) + b[i + 1:]
+
+
+def _truncate(rng, b: bytes) -> bytes:
+    return b[: rng.randrange(len(b) + 1)]
+
+
+def _nul(rng, b: bytes) -> bytes:
+    i = rng.randrange(len(b) + 1)
+    return b[:i] + b"\x00" + b[i:]
+
+
+def _bad_utf8(rng, b: bytes) -> bytes:
+    i = rng.randrange(len(b) + 1)
+    return b[:i] + rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xe2\x82", b"\xfe\xff"]) + b[i:]
+
+
+def _dup_lines(rng, b: bytes) -> bytes:
+    lines = b.splitlines(keepends=True)
+    if not lines:
+        return b + b
+    i = rng.randrange(len(lines))
+    j = min(len(lines), i + rng.randrange(1, 4))
+    return b"".join(lines[:j] + lines[i:j] + lines[j:])
+
+
+def _drop_line(rng, b: bytes) -> bytes:
+    lines = b.splitlines(keepends=True)
+    if not lines:
+        return b
+    i = rng.randrange(len(lines))
+    return b"".join(lines[:i] + lines[i + 1:])
+
+
+def _shift_indent(rng, b: bytes) -> bytes:
+    lines = b.splitlines(keepends=True)
+    if not lines:
+        return b
+    i = rng.randrange(len(lines))
+    lines[i] = rng.choice([b" ", b"  ", b"\t"]) + lines[i]
+    return b"".join(lines)
+
+
+def _random_bytes(rng, b: bytes) -> bytes:
+    return rng.randbytes(rng.randrange(1, 200))
+
+
+def _many_flips(rng, b: bytes) -> bytes:
+    for _ in range(rng.randrange(2, 12)):
+        b = _flip(rng, b)
+    return b
+
+
+CORRUPTIONS = {"flip": _flip, "truncate": _truncate, "nul": _nul, "bad-utf8": _bad_utf8, "dup-lines": _dup_lines,
+               "drop-line": _drop_line, "indent": _shift_indent, "random": _random_bytes, "many-flips": _many_flips}
+
+
+# ----------------------------------------------------------------------- data ----
+@pytest.fixture(scope="module")
+def clean_tree(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("clean")
+    for sub in ("rules", "cards"):
+        shutil.copytree(data_root() / sub, root / sub)
+    return root
+
+
+def _data_files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.yaml"))
+
+
+def invoke(*args: str, data: Path, cache: str = ""):
+    corpus_mod._MEMO.clear()
+    r = CliRunner().invoke(app, list(args), env={"FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": cache})
+    return r
+
+
+def clean_error(r, what: str) -> dict:
+    """Exit 1 with one Korean message (stderr), the JSON error object on stdout; never an internal error."""
+    assert r.exit_code == 1, (what, r.exit_code, r.stdout[-500:], r.stderr[-2000:])
+    assert "Traceback" not in r.stderr and "내부 오류" not in r.stderr, (what, r.stderr[-3000:])
+    assert r.stderr.strip() and HANGUL.search(r.stderr), (what, r.stderr)
+    obj = json.loads(r.stdout)
+    if "error" in obj:  # flamer rule / search
+        assert obj["error"]["code"] != "internal", (what, obj)
+    else:  # flamer validate --json
+        assert obj["ok"] is False and obj["problems"], (what, obj)
+        for p in obj["problems"]:
+            assert HANGUL.search(p["message"]) and p["file"], (what, p)
+    return obj
+
+
+@pytest.fixture(scope="module")
+def clean_answers(clean_tree):
+    v = invoke("validate", "--data", str(clean_tree), "--json", data=clean_tree)
+    rule = invoke("rule", RULE, "--json", data=clean_tree)
+    search = invoke("search", QUERY, "--json", data=clean_tree)
+    assert v.exit_code == rule.exit_code == search.exit_code == 0, (v.stderr, rule.stderr, search.stderr)
+    return {"rule": json.loads(rule.stdout), "search": json.loads(search.stdout)}
+
+
+N_DATA_CASES = 48
+
+
+@pytest.mark.parametrize("seed", range(N_DATA_CASES))
+def test_corrupt_data_file(seed, clean_tree, clean_answers, tmp_path):
+    rng = random.Random(seed)
+    root = tmp_path / "data"
+    shutil.copytree(clean_tree, root)
+    files = _data_files(root)
+    rel = rng.choice(files)
+    how = rng.choice(sorted(CORRUPTIONS))
+    path = root / rel
+    before = path.read_bytes()
+    after = CORRUPTIONS[how](rng, before)
+    path.write_bytes(after)
+    what = f"seed {seed}: {how} in {rel}"
+
+    v = invoke("validate", "--data", str(root), "--json", data=root)
+    if v.exit_code == 0:
+        assert json.loads(v.stdout)["ok"] is True, what
+    else:
+        clean_error(v, what)
+
+    r = invoke("rule", RULE, "--json", data=root)
+    if r.exit_code == 0:
+        got = json.loads(r.stdout)
+        assert got["id"] == RULE, what
+        if not rel.startswith(RULE_DEPENDS):
+            assert got == clean_answers["rule"], what  # the answer cannot depend on that file
+    else:
+        err = clean_error(r, what)
+        if v.exit_code == 0:  # a tree that validates only loses the clause if its id was hit
+            assert err["error"]["code"] == "not-found", (what, err)
+
+    if seed % 4 == 0:
+        s = invoke("search", QUERY, "--json", data=root)
+        if s.exit_code == 0:
+            assert isinstance(json.loads(s.stdout)["results"], list), what
+        else:
+            clean_error(s, what)
+
+
+@pytest.mark.parametrize("how", ["bad-utf8", "nul", "truncate"])
+def test_corrupt_data_in_a_real_process(how, clean_tree, tmp_path):
+    """The same through `python -m flamer_ref` (a few cases): the Korean message and exit status a person sees."""
+    root = tmp_path / "data"
+    shutil.copytree(clean_tree, root)
+    path = root / "rules" / "clauses" / "combat.yaml"
+    data = path.read_bytes()
+    middle = len(data) // 2
+    path.write_bytes({"bad-utf8": data[:middle] + b"\xff\xfe" + data[middle:],
+                      "nul": data[:middle] + b"\x00" + data[middle:],
+                      "truncate": data[:middle]}[how])
+    env = {**os.environ, "FLAMER_DATA": str(root), "FLAMER_CACHE_DIR": "", "PYTHONIOENCODING": "utf-8"}
+    env.pop("FLAMER_DEBUG", None)
+    for args in (["validate", "--data", str(root)], ["rule", RULE], ["search", QUERY]):
+        p = subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
+                           encoding="utf-8", env=env, timeout=60)
+        assert "Traceback" not in p.stderr and "내부 오류" not in p.stderr, (args, p.stderr)
+        if how == "truncate" and p.returncode == 0:
+            continue  # a cut at a line end can leave valid YAML
+        assert p.returncode == 1, (args, p.returncode, p.stderr)
+        assert "rules/clauses/combat.yaml" in p.stderr and HANGUL.search(p.stderr), (args, p.stderr)
+
+
+# ---------------------------------------------------------------------- cache ----
+N_CACHE_CASES = 30
+
+
+@pytest.fixture(scope="module")
+def warm_cache(clean_tree, clean_answers, tmp_path_factory) -> Path:
+    cache = tmp_path_factory.mktemp("cache")
+    assert invoke("rule", RULE, "--json", data=clean_tree, cache=str(cache)).exit_code == 0
+    assert invoke("search", QUERY, "--json", data=clean_tree, cache=str(cache)).exit_code == 0
+    assert sorted(p.suffix for p in cache.iterdir()) == [".corpus", ".index"]
+    return cache
+
+
+@pytest.mark.parametrize("seed", range(N_CACHE_CASES))
+def test_corrupt_cache_never_changes_an_answer(seed, clean_tree, clean_answers, warm_cache, tmp_path):
+    rng = random.Random(1000 + seed)
+    cache = tmp_path / "cache"
+    shutil.copytree(warm_cache, cache)
+    targets = sorted(cache.iterdir()) if seed % 3 == 0 else [rng.choice(sorted(cache.iterdir()))]
+    hows = []
+    for path in targets:
+        how = rng.choice(sorted(CORRUPTIONS))
+        hows.append(how)
+        path.write_bytes(CORRUPTIONS[how](rng, path.read_bytes()))
+    what = f"seed {seed}: {hows} in {[p.name for p in targets]}"
+    for args, key in ((["rule", RULE, "--json"], "rule"), (["search", QUERY, "--json"], "search")):
+        r = invoke(*args, data=clean_tree, cache=str(cache))
+        assert r.exit_code == 0, (what, r.stderr)
+        assert "내부 오류" not in r.stderr and "Traceback" not in r.stderr, (what, r.stderr)
+        assert json.loads(r.stdout) == clean_answers[key], what
+    # the damage is repaired: the next run reads a sound cache again, and nothing is left behind
+    assert not list(cache.glob("*.tmp")), what
+    for path in cache.iterdir():
+        kind = b"C" if path.suffix == ".corpus" else b"I"
+        assert corpus_mod._read_cache(path, kind) is not None, (what, path.name)

@@ -24,7 +24,7 @@ from .errors import line_of as _line
 from .korean import josa
 from .paths import cache_dir, data_root
 
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
 # citable ids (docs/DATA.md): lowercase ASCII words joined by dots or hyphens, at most 120 characters
 _ID_RE = re.compile(r"(?=.{1,120}\Z)[a-z0-9]+(?:[.-][a-z0-9]+)*")
 
@@ -454,9 +454,7 @@ def _valid_index(packed) -> bool:
         t = packed.get(name)
         if not isinstance(t, dict):
             return False
-        if not all(isinstance(t.get(k), str) for k in ("keys", "lex_keys")):
-            return False
-        if not all(isinstance(t.get(k), bytes) for k in ("lex_idx", "lens", "post", "offs")):
+        if not all(isinstance(t.get(k), bytes) for k in ("keys", "lex_keys", "lex_idx", "lens", "post", "offs")):
             return False
         if len(t["post"]) % 4 or len(t["offs"]) % 4 or len(t["lex_idx"]) % 4 or len(t["lens"]) % 2:
             return False

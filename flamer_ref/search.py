@@ -168,7 +168,7 @@ def build_index(corpus) -> dict:
                     add(cho_singles, c, posting)
             for a, b in zip(ws, ws[1:]):
                 add(pairs, jamo(a + b), posting)
-                bare = strip_particle(a) if fld != ASKED else None
+                bare = strip_particle(a) if fld in (TITLE, KEYS) else None
                 if bare and bare != a and len(bare) >= 2:
                     add(pairs, jamo(bare + b), posting)  # 구조물은 조각 is also 구조물 조각
                 c = choseong(a + b)
@@ -242,8 +242,10 @@ def pack_index(index: dict) -> dict:
         for p in t["post"]:
             flat.extend(p)
             offs.append(len(flat))
-        out[name] = {"keys": "\x00".join(t["keys"]), "lex_idx": array("I", t["lex_idx"]).tobytes(),
-                     "lex_keys": "\x00".join(t["lex_keys"]), "lens": array("H", t["lens"]).tobytes(),
+        # keys as UTF-8 bytes: marshal loads bytes by copying, and a table a query never touches
+        # (the pairs, usually) is never decoded
+        out[name] = {"keys": "\x00".join(t["keys"]).encode("utf-8"), "lex_idx": array("I", t["lex_idx"]).tobytes(),
+                     "lex_keys": "\x00".join(t["lex_keys"]).encode("utf-8"), "lens": array("H", t["lens"]).tobytes(),
                      "post": flat.tobytes(), "offs": offs.tobytes()}
     return out
 
@@ -284,10 +286,8 @@ class _Table(dict):
         from array import array
 
         t = self._packed
-        if key == "keys":
-            value = t["keys"].split("\x00") if t["keys"] else []
-        elif key == "lex_keys":
-            value = t["lex_keys"].split("\x00") if t["lex_keys"] else []
+        if key in ("keys", "lex_keys"):
+            value = t[key].decode("utf-8").split("\x00") if t[key] else []
         elif key == "post":
             flat, offs = array("I"), array("I")
             flat.frombytes(t["post"])

@@ -776,10 +776,14 @@ def _synonyms_for(tokens: list[str], index: dict) -> list[list[tuple[str, str, f
         for key in verbs:
             add(i, key, "synonym")
         forms_of.append((j, nouns, verbs))
-    for i in range(len(tokens) - 1):  # 우리 편이, 뒷면 애는, 몇 칸, 막는 쪽은
+    for i in range(len(tokens) - 1):  # 우리 편이, 뒷면 애는, 몇 칸, 막는 쪽은; 땅 먹으면 (땅먹다)
         j = jamo(tokens[i] + tokens[i + 1])
         for key in ([j] if j in keys else []) + ending_heads(j, keys):
             if any(p == "noun" for *_, p in table[key]) and len(key) > len(jamo(tokens[i])):
+                add(i, key, "synonym")
+                add(i + 1, key, "synonym")
+        for key in verb_stems(j):
+            if key in keys and len(key) > len(jamo(tokens[i])) and any(p == "verb" for *_, p in table[key]):
                 add(i, key, "synonym")
                 add(i + 1, key, "synonym")
     for i, tok in enumerate(tokens):

@@ -45,7 +45,7 @@ def hit_rate(index, split: str) -> tuple[float, int]:
 #: Issue 9's goal is 95% top-3 on each half. These bars are floors against regressions, not the goal: they sit
 #: a little under the rates measured when they were set (see the issue's closing note for the numbers); the
 #: issue stays open until both halves reach 95% without tuning on the holdout half.
-FLOOR = {"tune": 0.94, "holdout": 0.90}
+FLOOR = {"tune": 0.92, "holdout": 0.88}
 
 
 @pytest.mark.parametrize("split", ["tune", "holdout"])

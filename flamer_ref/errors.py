@@ -3,8 +3,6 @@ prints it on stderr and exits 1 without a traceback."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 
 def line_of(obj, key=None) -> int | None:
     """The YAML line of a parsed mapping (or of one of its keys), if known."""
@@ -25,15 +23,79 @@ class FlamerError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
 class Problem:
-    """One problem found while loading or validating data or a scenario."""
+    """One problem found while loading or validating data or a scenario (immutable).
 
-    file: str
-    line: int | None
-    key: str | None
-    message: str
-    fix: str | None = None
+    Either worded at once (`message`, `fix`: sentences, outside the engine) or, as the engine makes
+    them, a `code` (kebab-case) with its data `params`: then `message` and `fix` are worded the first
+    time they are read, by the presentation layer (`render.problem_words`, from the one catalogue
+    templates/problems/scenario.txt.j2), so making one renders nothing and reads no file."""
+
+    __slots__ = ("file", "line", "key", "code", "params", "_message", "_fix", "_worded")
+
+    def __init__(self, file: str, line: int | None, key: str | None, message: str | None = None,
+                 fix: str | None = None, *, code: str | None = None, params: dict | None = None):
+        if (message is None) == (code is None):
+            raise TypeError("Problem needs either a message or a code")
+        for name, value in (("file", file), ("line", line), ("key", key), ("code", code),
+                            ("params", dict(params or {})), ("_message", message), ("_fix", fix),
+                            ("_worded", code is None)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Problem is immutable")
+
+    def _word(self) -> None:
+        if not self._worded:
+            from .render import problem_words
+
+            message, fix = problem_words(self.code, self.params)
+            object.__setattr__(self, "_message", message)
+            object.__setattr__(self, "_fix", fix)
+            object.__setattr__(self, "_worded", True)
+
+    @property
+    def message(self) -> str:
+        self._word()
+        return self._message
+
+    @property
+    def fix(self) -> str | None:
+        self._word()
+        return self._fix
+
+    def at(self, file: str | None = None, line: int | None = None, key: str | None = None) -> "Problem":
+        """The same problem (its code and data, or its words) pointed elsewhere; None keeps a field."""
+        file = self.file if file is None else file
+        line = self.line if line is None else line
+        key = self.key if key is None else key
+        if self.code is not None:
+            return Problem(file, line, key, code=self.code, params=self.params)
+        return Problem(file, line, key, self._message, self._fix)
+
+    def _ident(self):
+        return (self.file, self.line, self.key, self.code, tuple(sorted(self.params.items(), key=repr)),
+                self._message if self.code is None else None, self._fix if self.code is None else None)
+
+    def __eq__(self, other):
+        if not isinstance(other, Problem):
+            return NotImplemented
+        return self._ident() == other._ident() if (self.code is None) == (other.code is None) else (
+            (self.file, self.line, self.key, self.message, self.fix)
+            == (other.file, other.line, other.key, other.message, other.fix))
+
+    def __hash__(self):
+        return hash((self.file, self.line, self.key, self.code))
+
+    def __reduce__(self):  # pickling and copying rebuild it (slots, immutable): code and data, or words
+        if self.code is not None:
+            return (_coded_problem, (self.file, self.line, self.key, self.code, self.params))
+        return (Problem, (self.file, self.line, self.key, self._message, self._fix))
+
+    def __repr__(self) -> str:
+        if self.code is not None:
+            return f"Problem({self.file!r}, {self.line!r}, {self.key!r}, code={self.code!r}, params={self.params!r})"
+        return f"Problem({self.file!r}, {self.line!r}, {self.key!r}, {self._message!r}, {self._fix!r})"
 
     def render(self) -> str:
         where = self.file
@@ -44,6 +106,10 @@ class Problem:
         return f"{where}{key}: {self.message}{fix}"
 
 
+def _coded_problem(file, line, key, code, params) -> Problem:
+    return Problem(file, line, key, code=code, params=params)
+
+
 class DataError(FlamerError):
     """The rules or card data (or a scenario file) is broken."""
 
@@ -51,9 +117,23 @@ class DataError(FlamerError):
 
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
-        head = f"데이터 오류 {len(self.problems)}건:" if len(self.problems) > 1 else "데이터 오류:"
-        body = "\n".join("  " + p.render() for p in self.problems)
-        super().__init__(f"{head}\n{body}")
+        self._text: str | None = None  # worded on first read (a coded Problem words itself then)
+        Exception.__init__(self, self.problems)
+
+    @property
+    def message(self) -> str:  # type: ignore[override]
+        if self._text is None:
+            head = f"데이터 오류 {len(self.problems)}건:" if len(self.problems) > 1 else "데이터 오류:"
+            body = "\n".join("  " + p.render() for p in self.problems)
+            self._text = f"{head}\n{body}"
+            self.args = (self._text,)
+        return self._text
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self):
+        return (type(self), (self.problems,))
 
 
 class NotFound(FlamerError):

@@ -300,7 +300,7 @@ def josa(word: str, pair: str) -> str:
         base = base[:base.rindex("(")]
     base = base.rstrip("'\"’”」』》〉]」 ")  # '정착' + 이: the particle follows what is quoted
     last = base[-1] if base else ""
-    if is_syllable(last):
+    if last and is_syllable(last):  # '' (an empty quoted value) has no last syllable
         final = (ord(last) - _SBASE) % 28
         if pair == "으로/로" and final == 8:  # ㄹ takes 로
             return word + without

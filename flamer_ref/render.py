@@ -86,6 +86,7 @@ def environment():
     env.filters["unknown"] = _unknown
     env.filters["pad"] = _pad
     env.filters["josa"] = josa
+    env.filters["pyrepr"] = repr  # a value as the problem messages have always shown it ('x', 3, None)
     env.filters["md"] = md_escape
     env.filters["fence"] = md_fence
     env.globals["diagram"] = _diagram
@@ -199,6 +200,21 @@ def forbidden_words(e, refs: dict | None = None) -> tuple[str, str]:
     sentence alone — its macro `why`)."""
     module = environment().get_template("simulate/forbidden.txt.j2").make_module(vars={"e": e, "refs": refs or {}})
     return str(module).strip(), " ".join(str(module.why(e)).split())
+
+
+def problem_words(code: str, params: dict) -> tuple[str, str | None]:
+    """The words of a coded errors.Problem: (message, fix or None), from the one catalogue
+    templates/problems/scenario.txt.j2 — its macro named after the code (kebab-case → snake_case)
+    gives the message, `<macro>__fix` the fix. An unknown code fails loudly (never a blank message)."""
+    module = environment().get_template("problems/scenario.txt.j2").module
+    name = code.replace("-", "_")
+    macro = getattr(module, name, None)
+    if macro is None:
+        raise KeyError(f"no template for problem code {code!r} in templates/problems/scenario.txt.j2")
+    fix = getattr(module, name + "__fix", None)
+    message = str(macro(params)).strip()
+    fixed = str(fix(params)).strip() if fix is not None else ""
+    return message, fixed or None
 
 
 def _word_round(out: dict) -> None:

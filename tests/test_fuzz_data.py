@@ -142,10 +142,13 @@ def clean_answers(clean_tree):
     return {"rule": json.loads(rule.stdout), "search": json.loads(search.stdout)}
 
 
-N_DATA_CASES = 48
+#: a longer local soak: FLAMER_FUZZ_SCALE=10 (cases ×10), FLAMER_FUZZ_SEED=N (another set of seeds)
+SCALE = float(os.environ.get("FLAMER_FUZZ_SCALE", "1"))
+SEED0 = int(os.environ.get("FLAMER_FUZZ_SEED", "0"))
+N_DATA_CASES = max(1, int(48 * SCALE))
 
 
-@pytest.mark.parametrize("seed", range(N_DATA_CASES))
+@pytest.mark.parametrize("seed", range(SEED0, SEED0 + N_DATA_CASES))
 def test_corrupt_data_file(seed, clean_tree, clean_answers, tmp_path):
     rng = random.Random(seed)
     root = tmp_path / "data"
@@ -208,7 +211,7 @@ def test_corrupt_data_in_a_real_process(how, clean_tree, tmp_path):
 
 
 # ---------------------------------------------------------------------- cache ----
-N_CACHE_CASES = 30
+N_CACHE_CASES = max(1, int(30 * SCALE))
 
 
 @pytest.fixture(scope="module")
@@ -220,7 +223,7 @@ def warm_cache(clean_tree, clean_answers, tmp_path_factory) -> Path:
     return cache
 
 
-@pytest.mark.parametrize("seed", range(N_CACHE_CASES))
+@pytest.mark.parametrize("seed", range(SEED0, SEED0 + N_CACHE_CASES))
 def test_corrupt_cache_never_changes_an_answer(seed, clean_tree, clean_answers, warm_cache, tmp_path):
     rng = random.Random(1000 + seed)
     cache = tmp_path / "cache"

@@ -562,3 +562,54 @@ def test_people_formats_never_crash(doc, fmt):
         assert r.stdout.strip()
         if fmt == "html":
             assert "<script>alert(1)" not in r.stdout
+
+
+# ------------------------------------------------------ mutated (malformed) documents ----
+HOSTILE_VALUES = [None, 0, -1, 1_000_000_000, 1.5, True, False, "", "x", "9,9", "-1,-1", "전투", "<script>",
+                  [], {}, [1, 2], ["1,1"], {"a": 1}, {"DGM": []}, [[1]], [None], {"1,1": None}]
+
+
+def _paths(obj, prefix=()):
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _paths(v, prefix + (i,))
+
+
+def _replace(obj, path, value):
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(obj, dict):
+        return {k: (_replace(v, rest, value) if k == head else v) for k, v in obj.items()}
+    return [(_replace(v, rest, value) if i == head else v) for i, v in enumerate(obj)]
+
+
+@st.composite
+def mutated(draw):
+    """A plausible document with one to three nodes replaced by a value of the wrong type or range,
+    or a key dropped: the parser must say what is wrong (file, line, key), never crash."""
+    doc = draw(ANY_KIND)
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(doc) if p]
+        if not paths:
+            break
+        path = draw(st.sampled_from(paths))
+        if draw(st.integers(0, 4)) == 0 and isinstance(path[-1], str):  # drop a key
+            parent = doc
+            for k in path[:-1]:
+                parent = parent[k]
+            doc = _replace(doc, path[:-1], {k: v for k, v in parent.items() if k != path[-1]})
+        else:
+            doc = _replace(doc, path, draw(st.sampled_from(HOSTILE_VALUES)))
+    return doc
+
+
+@fuzz(250)
+@given(doc=mutated())
+def test_mutated_scenarios_never_crash(doc):
+    """(a)–(c) on malformed documents: a clean Korean error (or an answer), in time, the same twice."""
+    checked(doc)

@@ -385,3 +385,33 @@ def test_a_small_scenario_is_not_touched_by_the_budget():
                 "B": [{"id": "b", "name": "y", "lv": 2, "hp": 998, "atk": 1}]}}})
     res = json.loads(invoke("simulate", "-", "--json", input=text).stdout)
     assert res["cells"]["1,1"]["rounds"] == 998 and not res["unresolved"]
+
+
+# ------------------------------------------------ found by tests/test_fuzz_data.py ----
+def test_example_board_with_a_lost_values_line_is_a_clean_error(data_copy):
+    """A dropped `values:` line puts the cell values under `homes` (homes.BGM: [...], homes."2,2": 0):
+    was "내부 오류" (TypeError: 'int' object is not iterable) in validate and every command."""
+    path = data_copy / "rules" / "boards" / "example.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "\nvalues:\n" in text
+    path.write_text(text.replace("\nvalues:\n", "\n"), encoding="utf-8")
+    clean_error(invoke("validate", "--data", str(data_copy)), "rules/boards/example.yaml", "board.homes")
+    clean_error(invoke("simulate", "-", input=MOVE_NO_BOARD, env={"FLAMER_DATA": str(data_copy)}),
+                "본진 셀의 목록")
+
+
+@pytest.mark.parametrize("board,needle", [('{width: 4, height: 4, values: {"1,1": abc}}', "board.values"),
+                                          ("{width: 4, height: 4, homes: {B: 5}}", "board.homes.B")])
+def test_board_values_and_homes_of_the_wrong_type(board, needle):
+    text = (f"kind: round\nplayer: A\nboard: {board}\n"
+            'cells:\n  "1,1": {A: [{id: a, name: x, lv: 1, hp: 1, atk: 1}]}\n')
+    clean_error(invoke("simulate", "-", input=text), "3행", needle, "고치는 법")
+
+
+# ---------------------------------- found by tests/test_fuzz_scenarios.py (mutations) ----
+@pytest.mark.parametrize("kind", ["move", "combat", "victory"])
+def test_empty_quoted_value_in_a_message(kind):
+    """An empty as_of ('') reached the Korean particle chooser: was "내부 오류" (TypeError in ord())."""
+    key = "player" if kind == "victory" else "attacker"
+    text = f"kind: {kind}\nas_of: ''\n{key}: DGM\ncells:\n  '0,0': {{DGM: [{{card: 수문장, hp: 1}}]}}\n"
+    clean_error(invoke("simulate", "-", input=text), "2행", "[as_of]", "''")

@@ -27,7 +27,6 @@ import re
 from typing import Any
 
 from ..errors import DataError, Problem
-from ..korean import josa
 
 # ------------------------------------------------------------------ keys ----
 #: context → {alias → canonical key}. Canonical keys map to themselves implicitly.
@@ -183,10 +182,8 @@ class _Walk:
             if new_key in out:
                 first = out.written.get(new_key, new_key)
                 self.problems.append(Problem(
-                    self.file, src_lines.get(k, getattr(obj, "line", None)), str(k),
-                    f"키 {josa(repr(str(k)), '과/와')} {josa(repr(str(first)), '은/는')} 같은 키({new_key})입니다 — "
-                    "한 자리에 한 번만 적을 수 있습니다.",
-                    "둘 중 하나를 지우세요"))
+                    self.file, src_lines.get(k, getattr(obj, "line", None)), str(k), code="duplicate-key-alias",
+                    params={"key": str(k), "first": str(first), "canonical": new_key}))
                 continue
             out[new_key] = values(new_key, v, out) if values is not None and canon is not None else v
             out.key_lines[new_key] = src_lines.get(k, getattr(obj, "line", None))
@@ -354,7 +351,7 @@ def rewrite_problems(exc: DataError, doc) -> DataError:
     for p in exc.problems:
         key = written_path(doc, p.key)
         changed = changed or key != p.key
-        problems.append(Problem(p.file, p.line, key, p.message, p.fix))
+        problems.append(p.at(key=key))  # its code and data (or words) kept: still unworded
     return DataError(problems) if changed else exc
 
 

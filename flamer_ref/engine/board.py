@@ -29,11 +29,29 @@ MAX_BOARD_CELLS = 10_000
 
 
 class BoardError(ValueError):
-    """A board description that cannot be used; `key` names the field."""
+    """A board description that cannot be used; `key` names the field, `code` and `params` the
+    problem (worded, on first read of `message` / `fix`, by templates/problems/scenario.txt.j2)."""
 
-    def __init__(self, key: str, message: str, fix: str | None = None):
-        super().__init__(message)
-        self.key, self.message, self.fix = key, message, fix
+    def __init__(self, key: str, code: str, /, **params):
+        super().__init__(code)
+        self.key, self.code, self.params = key, code, params
+
+    def problem(self, file: str, line: int | None):
+        """The errors.Problem of this board error in `file` at `line` (still unworded)."""
+        from ..errors import Problem
+
+        return Problem(file, line, self.key, code=self.code, params=self.params)
+
+    @property
+    def message(self) -> str:
+        return self.problem("", None).message
+
+    @property
+    def fix(self) -> str | None:
+        return self.problem("", None).fix
+
+    def __str__(self) -> str:
+        return self.message
 
 
 def parse_cell(text) -> tuple[int, int] | None:
@@ -88,54 +106,53 @@ class Board:
 def board_from_spec(spec: dict) -> Board:
     """Build a Board from a scenario's or a data file's mapping; BoardError names the bad key."""
     if not isinstance(spec, dict):
-        raise BoardError("board", "board는 매핑이어야 합니다.", "{width: 7, height: 6, adjacency: square8} 형식으로 적으세요")
+        raise BoardError("board", "board-not-mapping")
     for k in spec:
         if k not in BOARD_KEYS:
-            raise BoardError(f"board.{k}", f"board에 알 수 없는 키 '{k}'.", f"지우세요 (허용: {', '.join(BOARD_KEYS)})")
+            raise BoardError(f"board.{k}", "board-unknown-key", key=k, allowed=list(BOARD_KEYS))
     for k in ("sea", "cells"):
         if k in spec and not isinstance(spec[k], list):
-            raise BoardError(f"board.{k}", f"board.{k}는 셀 목록이어야 합니다.", f'{k}: ["1,1", "2,1"]')
+            raise BoardError(f"board.{k}", "board-cell-list", key=k)
     for k in ("neighbors", "values", "homes"):
         if spec.get(k) is not None and not isinstance(spec[k], dict):
-            raise BoardError(f"board.{k}", f"board.{k}는 매핑이어야 합니다.",
-                             'neighbors: {"a": ["b", "c"]}' if k == "neighbors" else None)
+            raise BoardError(f"board.{k}", "board-mapping", key=k)
     for side in spec.get("homes") or {}:
         if not isinstance(side, str) or not side.strip():
-            from ..korean import josa
-
-            raise BoardError(f"board.homes.{side}", f"board.homes의 진영 코드 {josa(repr(side), '은/는')} 문자열이어야 합니다.",
-                             'homes: {BGM: ["5,5", "6,4"]} 처럼 진영 코드를 적으세요')
+            raise BoardError(f"board.homes.{side}", "board-home-side", side=side)
+        if not isinstance(spec["homes"][side], list):  # e.g. a lost `values:` line: cells under homes
+            raise BoardError(f"board.homes.{side}", "board-home-cells", side=side)
+    for cell, value in (spec.get("values") or {}).items():
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise BoardError(f"board.values.{cell}", "board-value", cell=cell, value=value)
     adj = spec.get("adjacency", "square8")
     if not isinstance(adj, str):
-        raise BoardError("board.adjacency", "board.adjacency는 이름 하나여야 합니다 (목록·매핑 불가).",
-                         f"adjacency: square8 처럼 다음 중 하나를 적으세요: {', '.join(_STEPS)}")
+        raise BoardError("board.adjacency", "board-adjacency-not-name", options=list(_STEPS))
     label = spec.get("label")
     values = {cell_key(k): v for k, v in (spec.get("values") or {}).items()}
     homes = {side: [cell_key(c) for c in cells] for side, cells in (spec.get("homes") or {}).items()}
     if "cells" in spec:
         raw = spec["cells"]
         if not isinstance(raw, list) or not raw:
-            raise BoardError("board.cells", "board.cells는 셀 목록이어야 합니다.")
+            raise BoardError("board.cells", "board-cells-empty")
         if len(raw) > MAX_BOARD_CELLS:
-            raise BoardError("board.cells", f"board.cells에 셀이 {len(raw):,}개 있습니다. 보드는 {MAX_BOARD_CELLS:,}칸까지만 받습니다.",
-                             f"셀을 {MAX_BOARD_CELLS:,}개 이하로 줄이세요")
+            raise BoardError("board.cells", "board-cells-too-many", count=len(raw), limit=MAX_BOARD_CELLS)
         cells = set()
         for c in raw:
             k = cell_key(c)
             if k is None:
-                raise BoardError("board.cells", f"셀 {c!r}를 읽을 수 없습니다.", '"x,y" 형식으로 적으세요')
+                raise BoardError("board.cells", "board-cell-bad", cell=c)
             cells.add(k)
         nmap: dict[str, set[str]] = {c: set() for c in cells}
         for a, lst in (spec.get("neighbors") or {}).items():
             ka = cell_key(a)
             if ka not in cells:
-                raise BoardError("board.neighbors", f"neighbors의 셀 {a!r}가 board.cells에 없습니다.")
+                raise BoardError("board.neighbors", "board-neighbor-unknown", cell=a)
             if lst is not None and not isinstance(lst, list):
-                raise BoardError("board.neighbors", f"neighbors의 {a!r} 값은 셀 목록이어야 합니다.", f'{a}: ["b", "c"]')
+                raise BoardError("board.neighbors", "board-neighbors-not-list", cell=a)
             for b in lst or []:
                 kb = cell_key(b)
                 if kb not in cells:
-                    raise BoardError("board.neighbors", f"neighbors의 셀 {b!r}가 board.cells에 없습니다.")
+                    raise BoardError("board.neighbors", "board-neighbor-unknown", cell=b)
                 nmap[ka].add(kb)
                 nmap[kb].add(ka)
         sea = {cell_key(c) for c in spec.get("sea") or []}
@@ -144,25 +161,21 @@ def board_from_spec(spec: dict) -> Board:
     w, h = spec.get("width"), spec.get("height")
     if not (isinstance(w, int) and isinstance(h, int) and not isinstance(w, bool) and not isinstance(h, bool)
             and w > 0 and h > 0):
-        raise BoardError("board.width", "board에는 양의 정수 width와 height (또는 cells와 neighbors)가 필요합니다.",
-                         "{width: 7, height: 6, adjacency: square8} 처럼 적으세요")
+        raise BoardError("board.width", "board-size")
     for key, n in (("width", w), ("height", h)):
         if n > MAX_BOARD_SIDE:
-            from ..korean import josa
-
-            raise BoardError(f"board.{key}", f"{josa('board.' + key, '이/가')} {n:,}입니다. 보드의 {key}는 {MAX_BOARD_SIDE}까지만 받습니다.",
-                             f"{key}: {MAX_BOARD_SIDE} 이하로 적으세요 (칸은 모두 {MAX_BOARD_CELLS:,}개까지)")
+            raise BoardError(f"board.{key}", "board-side-too-big", key=key, value=n, limit=MAX_BOARD_SIDE,
+                             cells_limit=MAX_BOARD_CELLS)
     if w * h > MAX_BOARD_CELLS:
-        raise BoardError("board.width", f"보드가 {w * h:,}칸({w} × {h})입니다. 보드는 {MAX_BOARD_CELLS:,}칸까지만 받습니다.",
-                         f"width × height를 {MAX_BOARD_CELLS:,} 이하로 줄이세요")
+        raise BoardError("board.width", "board-too-big", width=w, height=h, limit=MAX_BOARD_CELLS)
     adj = spec.get("adjacency", "square8")
     if adj not in _STEPS:
-        raise BoardError("board.adjacency", f"알 수 없는 adjacency '{adj}'.", f"다음 중 하나: {', '.join(_STEPS)}")
+        raise BoardError("board.adjacency", "board-adjacency-unknown", adjacency=adj, options=list(_STEPS))
     cells = {f"{x},{y}" for x in range(w) for y in range(h)}
     sea = set()
     for c in spec.get("sea") or []:
         k = cell_key(c)
         if k is None:
-            raise BoardError("board.sea", f"바다 셀 {c!r}를 읽을 수 없습니다.", '"x,y" 형식으로 적으세요')
+            raise BoardError("board.sea", "board-sea-bad", cell=c)
         sea.add(k)
     return Board(frozenset(cells), frozenset(sea), adj, {}, label, values, homes)

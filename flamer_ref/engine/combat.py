@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from ..errors import DataError, Forbidden, Problem
-from ..korean import josa
 from . import effects as fx
 from .fieldplay import bond_partners, screen_target
 from .result import CellResult, CombatResult, Event
@@ -45,11 +44,6 @@ MAX_TOTAL_ROUNDS = 10_000
 STATS = ("lv", "hp", "atk", "cost")
 STAT_KO = {"lv": "Lv", "hp": "HP", "atk": "ATK", "cost": "cost"}
 BYEOLMADAE, AMPLIFIER = "별마대", "증폭기"
-
-
-def repr_q(text) -> str:
-    """A name quoted for a message: '정착' (the particle after it follows the quoted word: korean.josa)."""
-    return f"'{text}'"
 
 
 def _tops(slots) -> list:
@@ -111,7 +105,10 @@ class _Decl:
 
 
 class _Need(Exception):
-    def __init__(self, piece: _P, stat: str, why: str):
+    """A stat the card data and the file do not give is needed; `why` says for what, as data
+    ({need: tie | hp-left | attacker-atk, level, what, step}) worded by the problem catalogue."""
+
+    def __init__(self, piece: _P, stat: str, why: dict):
         self.piece, self.stat, self.why = piece, stat, why
 
 
@@ -236,14 +233,15 @@ class Engine:
         return Forbidden(reason, rule, ruling=ruling, file=self.scn.file, line=line, key=where,
                          detail={**detail, "labels": labels}, refs=refs)
 
-    def error(self, d: Declaration | None, key: str | None, message: str, fix: str | None = None) -> DataError:
+    def error(self, d: Declaration | None, key: str | None, code: str, /, **params) -> DataError:
+        """An invalid scenario at item d (key): a problem code and its data (worded later)."""
         if d is None:
-            return DataError([Problem(self.scn.file, None, key, message, fix)])
+            return DataError([Problem(self.scn.file, None, key, code=code, params=params)])
         return DataError([Problem(self.scn.file, d.line_of(key) if key else d.line,
-                                  f"{d.where}.{key}" if key else d.where, message, fix)])
+                                  f"{d.where}.{key}" if key else d.where, code=code, params=params)])
 
     # ------------------------------------------------------------- stats ----
-    def stat(self, p: _P, stat: str, why: str) -> int:
+    def stat(self, p: _P, stat: str, why: dict) -> int:
         if stat == "lv":
             base = p.field_lv if p.field_lv is not None else p.spec.lv
             if base is None:
@@ -264,13 +262,13 @@ class Engine:
     def hp_or_none(self, p: _P) -> int | None:
         return None if p.spec.hp is None else p.spec.hp + p.b_hp - p.damage
 
-    def _why(self, level: int, what: str) -> str:
-        return {0: f"{what}에서 Lv을 비교해야 합니다",
-                1: f"{what}에서 Lv이 같아 HP를 비교해야 합니다",
-                2: f"{what}에서 Lv·HP가 같아 ATK를 비교해야 합니다",
-                3: f"{what}에서 Lv·HP·ATK가 같아 동률 판정이 cost 비교까지 갔습니다"}[level]
+    @staticmethod
+    def _why(level: int, what: tuple[str, int | None]) -> dict:
+        """Why a tie at `level` needs a stat: in which choice (`what`: effect-target | attack-order |
+        attack-target, and the step) — data for the problem's words (stat-unknown)."""
+        return {"need": "tie", "level": level, "what": what[0], "step": what[1]}
 
-    def rank(self, group: list[_P], what: str, top_only: bool = False) -> list[tuple[_P, int]]:
+    def rank(self, group: list[_P], what: tuple[str, int | None], top_only: bool = False) -> list[tuple[_P, int]]:
         """Priority order (combat.tiebreak): Lv, current HP, ATK, cost, then listing order.
 
         Returns (piece, level) pairs; level = index of the comparison that placed
@@ -324,7 +322,7 @@ class Engine:
         return (s.side, s.card, s.structure, p.state, None if lv is None else lv + p.b_lv,
                 None if s.hp is None else s.hp + p.b_hp - p.damage, None if s.atk is None else s.atk + p.b_atk, s.cost)
 
-    def pick_target(self, cell: str, side: str, what: str) -> tuple[_P, int, dict] | None:
+    def pick_target(self, cell: str, side: str, what: tuple[str, int | None]) -> tuple[_P, int, dict] | None:
         """combat.targeting: the side's highest-priority mobile piece in the cell, else settled.
 
         Returns (piece, tie level, why): why says from which pool the target came (``mobile`` |
@@ -415,7 +413,7 @@ class Engine:
             if d.ability not in (None, d.card):
                 names = [a["name"] for a in card["abilities"]]
                 if d.ability not in names:
-                    raise self.error(d, "ability", f"특수카드 '{d.card}'에 능력 {josa(repr_q(d.ability), '이/가')} 없습니다.")
+                    raise self.error(d, "ability", "special-no-ability", card=d.card, ability=d.ability)
             t = card.get("timing")
             if t is None:
                 self.assume(("timing", d.card), choice="card-timing-unknown", card=d.card,
@@ -429,8 +427,8 @@ class Engine:
         if d.ability is not None:
             named = [a for a in card["abilities"] if a["name"] == d.ability]
             if not named:
-                raise self.error(d, "ability", f"'{d.card}'에 능력 {josa(repr_q(d.ability), '이/가')} 없습니다.",
-                                 f"있는 능력: {', '.join(a['name'] for a in card['abilities']) or '없음'}")
+                raise self.error(d, "ability", "no-such-ability", card=d.card, ability=d.ability,
+                                 abilities=[a["name"] for a in card["abilities"]])
             if named[0]["timing"] != timing:
                 raise self.forbid("ability-wrong-timing", "response.declare.what" if timing == "대응"
                                   else "combat.step3.sp", d, "ability", card=d.card, ability=d.ability,
@@ -439,8 +437,8 @@ class Engine:
         if not abil:
             raise self.forbid("no-timing-sp", "response.declare.what", d, "card", card=d.card, timing=timing)
         if len(abil) > 1:
-            raise self.error(d, "card", f"'{d.card}'에 ({timing}) 능력이 여럿입니다: {', '.join(a['name'] for a in abil)}.",
-                             "ability로 하나를 고르세요")
+            raise self.error(d, "card", "several-abilities", card=d.card, timing=timing,
+                             abilities=[a["name"] for a in abil])
         return abil[0]["name"], card
 
     def declare(self, d: Declaration, encounters: list[str], response_cells: set[str], phase: str,
@@ -495,7 +493,7 @@ class Engine:
             if not target.on_board:
                 raise self.forbid("target-gone", "response.declare.timing", d, "target", target=d.target)
         elif need_target:
-            raise self.error(d, None, f"{josa(repr_q(d.card or '효과'), '은/는')} 선언할 때 대상 기물을 정해야 합니다.", "target: 기물 id를 적으세요")
+            raise self.error(d, None, "target-required", card=d.card)
         if target is not None and edef is not None and not inline:
             want = edef.choose.get("target")
             if want in ("own-settled-piece", "own-piece") and target.side != d.side:
@@ -509,7 +507,7 @@ class Engine:
             if phase != "response":
                 chosen = combat_cell
             else:
-                raise self.error(d, None, f"{josa(repr_q(d.card or '효과'), '은/는')} 선언할 때 셀을 정해야 합니다.", "cell: \"x,y\"를 적으세요")
+                raise self.error(d, None, "cell-required", card=d.card)
         ctx = {"target": target.id if target else None, "self": self_id, "chosen": chosen}
 
         applies: list[str] = []
@@ -581,7 +579,7 @@ class Engine:
             if ctx["chosen"] is not None:
                 return ctx["chosen"]
             if combat_cell is None:
-                raise self.error(d, "effect", "공격 효과에 cell이 없습니다.", "cell: \"x,y\"를 적으세요")
+                raise self.error(d, "effect", "attack-effect-cell")
             return combat_cell
         return ref
 
@@ -590,17 +588,17 @@ class Engine:
             return ctx["target"]
         if ref == fx.SELF:
             if ctx["self"] is None:
-                raise self.error(d, "effect", "'self'는 기물 SP 선언에서만 쓸 수 있습니다.")
+                raise self.error(d, "effect", "self-outside-sp")
             return ctx["self"]
         if ref not in self.pieces:
-            raise self.error(d, "effect", f"효과의 기물 id {josa(repr_q(ref), '이/가')} cells에 없습니다.")
+            raise self.error(d, "effect", "effect-unknown-piece", piece=ref)
         return ref
 
     def _declaring_piece(self, d: Declaration) -> str:
         if d.piece is not None:
             p = self.pieces[d.piece]
             if p.card != d.card or p.side != d.side:
-                raise self.error(d, "piece", f"{josa(repr_q(p.id), '은/는')} {d.side}의 '{d.card}' 기물이 아닙니다.")
+                raise self.error(d, "piece", "piece-not-card", piece=p.id, side=d.side, card=d.card)
             if not p.on_board:
                 raise self.forbid("sp-piece-gone", "response.declare.timing", d, "piece", piece=p.id)
             if p.state is not SETTLED:
@@ -653,7 +651,7 @@ class Engine:
         for c in (edef.cost if edef is not None else ()):
             if c.piece == fx.SELF:
                 if decl.self_id is None:
-                    raise self.error(d, "cost", "비용 'self'는 기물 SP 선언에만 쓸 수 있습니다.")
+                    raise self.error(d, "cost", "cost-self-outside-sp")
                 to_pay.append(decl.self_id)
                 continue
 
@@ -675,8 +673,7 @@ class Engine:
             if not cands:
                 raise self.forbid("cost-unpayable", "response.declare.timing", d, "cost", card=d.card, **what)
             if len(cands) > 1:
-                raise self.error(d, "cost", f"'{d.card}'의 비용으로 파괴할 기물을 골라야 합니다 (후보: "
-                                 f"{', '.join(p.id for p in cands)}).", "cost: {destroy: 기물 id}를 적으세요")
+                raise self.error(d, "cost", "cost-choice", card=d.card, candidates=[p.id for p in cands])
             self.assume(("cost", d.where), choice="cost-piece", index=d.index, piece=cands[0].id,
                         rule="response.declare.timing")
             to_pay.append(cands[0].id)
@@ -687,8 +684,7 @@ class Engine:
             if p.side != d.side:
                 raise self.forbid("cost-not-own", "response.declare.timing", d, "cost", piece=p.id, piece_side=p.side)
             if p.id in to_pay:
-                raise self.error(d, "cost", f"비용으로 같은 기물 {josa(repr_q(p.id), '을/를')} 두 번 파괴할 수 없습니다.",
-                                 "중복된 destroy 항목을 지우세요")
+                raise self.error(d, "cost", "cost-twice", piece=p.id)
             to_pay.append(p.id)
         explosive = edef is not None and edef.card == "폭약"
         for pid in to_pay:
@@ -751,7 +747,7 @@ class Engine:
             if cell in self.ended:
                 return self.fizzle(decl, at, step, FizzleReason.COMBAT_ENDED, pr, cell=cell,
                                    rule="response.resolve.depart", ruling=R_VACATED)
-            tgt = self.pick_target(cell, self.opp(decl.d.side), "공격 효과의 대상 판정")
+            tgt = self.pick_target(cell, self.opp(decl.d.side), ("effect-target", None))
             if tgt is None:
                 vac = cell in self._combat_cells
                 return self.fizzle(decl, at, step, FizzleReason.NO_TARGET, pr, cell=cell,
@@ -846,7 +842,7 @@ class Engine:
             ruling=None, why: dict | None = None) -> None:
         settled = target.state is SETTLED
         hp_before = self.hp_or_none(target) if settled else self.stat(
-            target, "hp", "피격 기물의 남은 HP를 계산해야 합니다")
+            target, "hp", {"need": "hp-left"})
         target.damage += amount
         hp_after = None if hp_before is None else hp_before - amount
         self.emit(E.ATTACK, cell=cell, step=step, round=rnd, actor=actor_id, side=side, source=source,
@@ -888,12 +884,12 @@ class Engine:
     def volley(self, cell: str, side: str, step: int, rnd: int) -> bool:
         rule = "combat.step4.attacker-volley" if step == 4 else "combat.step5.defender-volley"
         changed = False
-        order = self.rank(self.mobile(cell, side), f"{step}단계 공격 순서")
+        order = self.rank(self.mobile(cell, side), ("attack-order", step))
         self.step(cell, step, rnd, order=[p.id for p, _ in order])
         for p, level in order:
             if not p.on_board or p.cell != cell or p.state is not MOBILE:
                 continue
-            atk = self.stat(p, "atk", "공격하는 기동 기물의 ATK가 필요합니다")
+            atk = self.stat(p, "atk", {"need": "attacker-atk"})
             if atk <= 0:
                 self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk, why="atk-zero",
                           rule="combat.structures" if p.spec.structure else (
@@ -908,7 +904,7 @@ class Engine:
                     self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk,
                               why="ruling-not-in-force", rule="combat.structures", ruling=R_MOBILE_STRUCTURES)
                     continue
-            tgt = self.pick_target(cell, self.opp(side), f"{step}단계 공격 대상 판정")
+            tgt = self.pick_target(cell, self.opp(side), ("attack-target", step))
             if tgt is None:
                 cause = self.vacated_cause.get(cell)
                 self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk, why="no-target",
@@ -1259,7 +1255,7 @@ class Engine:
             f = first.setdefault(d.cell, d)
             if d.side == self.attacker and f.side == self.defender:
                 raise self.forbid("battle-card-defender-first", "combat.step1.battle-cards", f, "side", cell=d.cell,
-                                  defender=self.defender, attacker=self.attacker, card=f.card or "효과")
+                                  defender=self.defender, attacker=self.attacker, card=f.card)
 
     def run(self) -> CombatResult:
         self.check_battle_card_order()
@@ -1391,10 +1387,9 @@ def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | No
         return Engine(scn, corpus, when, effects, combat_order, overrides).run()
     except _Need as need:
         p = need.piece
-        raise DataError([Problem(scn.file, p.spec.line, f"{p.id}.{need.stat}",
-                                 f"기물 '{p.id}'({p.spec.label})의 {josa(STAT_KO[need.stat], '을/를')} 알 수 없습니다 — 카드 데이터베이스에 "
-                                 f"없고(미상) 시나리오에도 적혀 있지 않은데, {need.why}.",
-                                 f"기물 '{p.id}'에 {need.stat}: 값을 적으세요")]) from None
+        raise DataError([Problem(scn.file, p.spec.line, f"{p.id}.{need.stat}", code="stat-unknown",
+                                 params={"piece": p.id, "label": p.spec.label, "stat": need.stat,
+                                         "stat_name": STAT_KO[need.stat], "why": need.why})]) from None
     finally:
         if gc_was_on:
             gc.enable()

@@ -35,7 +35,7 @@ from ..errors import DataError, Forbidden, Problem
 from . import aliases
 from .model import BlackoutFlip, MoveScenario, Production, RoundScenario, VictoryScenario, frozen_map
 from .result import RoundResult
-from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations, _q,
+from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations,
                        declaration_ref_problems, parse_combat_order,
                        _unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
@@ -69,8 +69,7 @@ def _side_ints(doc, key: str, sink, sides: list[str]) -> dict:
     if obj is None:
         return {}
     if not isinstance(obj, dict) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in obj.values()):
-        ko = {"vp": "승점", "dor": "도르"}[key]
-        sink.add(doc, key, key, f"{key}({ko})는 {{진영: 0 이상의 정수}} 매핑이어야 합니다.", f"{key}: {{DGM: 3, BGM: 1}}")
+        sink.add(doc, key, key, "side-ints", key=key)
         return {}
     return dict(obj)
 
@@ -84,7 +83,7 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
     as_of = parse_as_of(doc, sink)
     title = doc.get("title")
     if title is not None and not isinstance(title, str):
-        sink.add(doc, "title", "title", "title은 문자열이어야 합니다.")
+        sink.add(doc, "title", "title", "title-not-text")
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
     for key in ("vp", "dor", "field", "field_actions", "homes"):
         obj = doc.get(key)
@@ -96,7 +95,7 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
     outside = _cells_on_board(doc, sink, board) if board is not None else []
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
-        sink.add(doc, "first_round", "first_round", "first_round는 true 또는 false여야 합니다.")
+        sink.add(doc, "first_round", "first_round", "first-round-bool")
     vp = _side_ints(doc, "vp", sink, side_order)
     dor = _side_ints(doc, "dor", sink, side_order)
     homes = parse_homes(doc, sink)
@@ -106,15 +105,13 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
     fobj = doc.get("field")
     if fobj is not None:
         if not isinstance(fobj, dict):
-            sink.add(doc, "field", "field", "field(필드)는 진영 코드 → 다섯 자리 목록 매핑이어야 합니다.",
-                     "field: {DGM: [수문장, 장인, null, null, null]}")
+            sink.add(doc, "field", "field", "round-field-not-mapping")
         else:
             for side, slots in fobj.items():
                 if not side_code_ok(sink, fobj, side, f"field.{side}"):
                     continue
                 if not isinstance(slots, list) or len(slots) != 5:
-                    sink.add(fobj, side, f"field.{side}", "필드는 왼쪽부터 다섯 자리의 목록이어야 합니다 (빈자리는 null).",
-                             "[수문장, 장인, null, null, null] 처럼 다섯 개를 적으세요")
+                    sink.add(fobj, side, f"field.{side}", "field-not-five")
                     continue
                 fields[side] = parse_slots(slots, fobj, side, sink, corpus, f"field.{side}",
                                            f"{aliases.shown_key(doc, 'field')} {side}")
@@ -122,14 +119,11 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
     faobj = doc.get("field_actions")
     if faobj is not None:
         if not isinstance(faobj, dict):
-            sink.add(doc, "field_actions", "field_actions", "field_actions(필드행동)는 진영 코드 → 행동 목록 매핑이어야 합니다.",
-                     "field_actions: {DGM: [{place: 별마대, slot: 3, face: up}]}")
+            sink.add(doc, "field_actions", "field_actions", "field-actions-not-mapping")
         else:
             for side in faobj:
                 if side not in fields:
-                    sink.add(faobj, side, f"field_actions.{side}",
-                             f"진영 {side}의 필드 행동이 있는데 field(필드)에 그 진영의 다섯 자리가 없습니다.",
-                             f"field: {{{side}: [...]}}로 행동 전의 필드를 적으세요")
+                    sink.add(faobj, side, f"field_actions.{side}", "field-actions-no-field", side=side)
                     continue
                 field_actions[side] = parse_actions(faobj, side, sink, corpus, f"field_actions.{side}")
 
@@ -140,8 +134,7 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
     mobj = doc.get("move")
     if mobj is not None:
         if not isinstance(mobj, dict):
-            sink.add(doc, "move", "move", "move(이동턴)는 {활성화, 이동} 매핑이어야 합니다.",
-                     'move: {activate: ["1,2"], moves: [{piece: gk, path: ["2,3", "2,4"]}]}')
+            sink.add(doc, "move", "move", "move-block-not-mapping")
         elif _unknown_keys(sink, mobj, MOVE_BLOCK_KEYS, "move"):
             activate, moves = parse_move_block(mobj, sink, ids, "move.")
 
@@ -154,29 +147,28 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
     produce = []
     raw = doc.get("produce") or []
     if not isinstance(raw, list):
-        sink.add(doc, "produce", "produce", "produce(생산)는 {카드, 셀} 목록이어야 합니다.", '- {card: 수문장, cell: "0,2"}')
+        sink.add(doc, "produce", "produce", "produce-not-list")
         raw = []
     new_ids: set[str] = set()
     for i, it in enumerate(raw):
         where = f"produce[{i}]"
         if not isinstance(it, dict):
-            sink.add(doc, "produce", where, "생산 항목은 매핑이어야 합니다 (예: {card: 수문장, cell: \"0,2\"}).")
+            sink.add(doc, "produce", where, "produce-not-mapping")
             continue
         if not _unknown_keys(sink, it, PRODUCE_KEYS, where):
             continue
         card = resolve_card(corpus, it.get("card"), sink, it, "card", f"{where}.card", pieces_only=True)
         if card is not None and corpus.cards[card]["type"] != "piece":
-            sink.add(it, "card", f"{where}.card", f"{_q(card, '은/는')} 특수카드라 생산할 수 없습니다.", "기물 카드 이름을 적으세요")
+            sink.add(it, "card", f"{where}.card", "produce-special-card", card=card)
             card = None
         cell = normalize_cell(it.get("cell"))
         if cell is None:
-            sink.add(it, "cell" if "cell" in it else None, f"{where}.cell", "생산 항목에는 놓을 셀 cell이 있어야 합니다.",
-                     'cell: "0,2" 처럼 적으세요')
+            sink.add(it, "cell" if "cell" in it else None, f"{where}.cell", "produce-cell")
         pid = it.get("id")
         if pid is not None:
             pid = str(pid)
             if pid in ids or pid in new_ids:
-                sink.add(it, "id", f"{where}.id", f"기물 id {_q(pid, '이/가')} 이미 있습니다.", "다른 id를 적으세요")
+                sink.add(it, "id", f"{where}.id", "produce-id-taken", id=pid)
                 continue
             new_ids.add(pid)
         if card is not None and cell is not None:
@@ -184,22 +176,21 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
     blackout = []
     raw = doc.get("blackout") or []
     if not isinstance(raw, list):
-        sink.add(doc, "blackout", "blackout", "blackout(암막)은 {기물, 상태} 목록이어야 합니다.", "- {piece: gk, to: settled}")
+        sink.add(doc, "blackout", "blackout", "blackout-not-list")
         raw = []
     for i, it in enumerate(raw):
         where = f"blackout[{i}]"
         if not isinstance(it, dict):
-            sink.add(doc, "blackout", where, "암막 항목은 매핑이어야 합니다 (예: {piece: gk, to: settled}).")
+            sink.add(doc, "blackout", where, "blackout-not-mapping")
             continue
         if not _unknown_keys(sink, it, BLACKOUT_KEYS, where):
             continue
         pid, to = it.get("piece"), it.get("to")
         if pid is None or isinstance(pid, (dict, list, bool)):
-            sink.add(it, "piece" if "piece" in it else None, f"{where}.piece", "암막 항목에는 기물 id piece가 있어야 합니다.")
+            sink.add(it, "piece" if "piece" in it else None, f"{where}.piece", "blackout-piece")
             continue
         if to not in ("mobile", "settled"):
-            sink.add(it, "to" if "to" in it else None, f"{where}.to", f"상태 {_q(to, '을/를')} 모릅니다.",
-                     "정착(settled, 뒷면) 또는 기동(mobile, 앞면) 중 하나를 적으세요")
+            sink.add(it, "to" if "to" in it else None, f"{where}.to", "blackout-to", to=to)
             continue
         blackout.append(BlackoutFlip(i, str(pid), to))
     if sink.problems:
@@ -447,7 +438,7 @@ class _Round:
                 errors[turn].append({"item": d.where, "side": d.side, "card": d.card, "reason": exc.reason,
                                      "rule": exc.rule, "ruling": exc.ruling, "forbidden": dict(exc.detail)})
         else:  # pragma: no cover - every pass removes one item, so the loop ends by break
-            raise DataError([Problem(scn.file, None, "response", "대응턴 선언을 정리하지 못했습니다.")])
+            raise DataError([Problem(scn.file, None, "response", code="response-unsettled")])
         # the board after the combat turn
         positions = res["positions"]
         for pid in list(self.on_board):

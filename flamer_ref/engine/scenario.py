@@ -141,19 +141,13 @@ class Scenario(ScenarioBase):
                 return p
         return None
 
-    def error(self, key: str | None, message: str, fix: str | None = None, line: int | None = None) -> DataError:
+    def error(self, key: str | None, code: str, /, line: int | None = None, **params) -> DataError:
+        """An invalid scenario at `key`: a problem code and its data (worded later, by templates)."""
         return DataError([Problem(self.file, line if line is not None else self.lines.get(key or ""), key,
-                                  message, fix)])
+                                  code=code, params=params)])
 
 
 # ---------------------------------------------------------------- helpers ----
-def _q(value, pair: str) -> str:
-    """'value' quoted, with the particle of `pair` ('이/가', '을/를' …) chosen by its last syllable."""
-    from ..korean import josa
-
-    return josa(f"'{value}'", pair)
-
-
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -207,16 +201,16 @@ class ScenarioSink(_Sink):
 
 
 def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str, pieces_only: bool = False,
-                 label: str | None = None) -> str | None:
+                 label: str | None = None, slot: int | None = None) -> str | None:
     """A card name as written → the card's name, corrected as `flamer card` corrects it.
 
     An exact name or alias is taken as it is; any other reading is recorded as a notice on the
     sink (never silent). An unknown name or one that fits several cards is a problem on the sink
     (the candidates in the fix). `pieces_only`: where only a piece card can stand, only piece
     cards are candidates for a correction (an exact special card's name is still reported by
-    the caller)."""
+    the caller). `label` (the key as shown) and `slot` (a field slot, 1–5) place the notice."""
     if not isinstance(name, str) or not name.strip():
-        sink.add(obj, key, where, "카드 이름은 문자열이어야 합니다.")
+        sink.add(obj, key, where, "card-name-not-text")
         return None
     names = card_names(corpus)
     if name in names:
@@ -229,20 +223,16 @@ def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str, pieces_on
         card, _corrected = resolve_name(name, pool, "카드")
     except Ambiguous as exc:
         cands = [c for c, _ in exc.candidates]
-        sink.add(obj, key, where, f"카드 이름 '{name}'에 맞는 카드가 여럿입니다: {', '.join(cands)}.",
-                 f"이 중 하나의 이름을 그대로 적으세요: {', '.join(cands)}")
+        sink.add(obj, key, where, "card-ambiguous", name=name, candidates=cands)
         return None
     except (NotFound, BadInput):
-        near = suggest_cards(corpus, name)
-        adhoc = ("데이터베이스에 없는 기물이면 card(카드) 대신 name(이름)과 lv, hp, atk를 적으세요" if pieces_only
-                 else "flamer cards로 카드 목록을 볼 수 있습니다")
-        sink.add(obj, key, where, f"카드 데이터베이스에 {_q(name, '이/가')} 없습니다.",
-                 f"비슷한 이름: {', '.join(near)} — 카드 이름을 고치세요. {adhoc}" if near else
-                 f"카드 이름을 확인하세요. {adhoc}")
+        sink.add(obj, key, where, "unknown-card", name=name, near=list(suggest_cards(corpus, name)),
+                 pieces_only=pieces_only)
         return None
     notices = getattr(sink, "notices", None)
     if notices is not None:
-        notices.append({"file": sink.file, "line": _line(obj, key), "key": shown, "written": name, "card": card})
+        notices.append({"file": sink.file, "line": _line(obj, key), "key": shown, "slot": slot, "written": name,
+                        "card": card})
     return card
 
 
@@ -265,20 +255,12 @@ def _unknown_keys(sink: _Sink, obj: dict, allowed, where: str) -> bool:
         if k not in allowed:
             shown = aliases.shown_key(obj, k)
             near = _near_key(str(shown), list(spellings))
-            if near and near[0] != spellings[near[0]]:
-                guess = f"{near[0]}({spellings[near[0]]})"
-            else:
-                guess = near[0] if near else None
-            if k != shown or k in (aliases.CANONICAL.get(ctx or "", ())):
-                from ..korean import josa
-
-                label = f"키 '{shown}'({k})" if k != shown else f"키 '{k}'"
-                msg = f"{josa(label, '은/는')} 이 종류의 시나리오나 이 자리에는 쓸 수 없습니다."
-            else:
-                msg = f"알 수 없는 키 '{shown}'."
-            sink.add(obj, k, f"{where}.{k}" if where else str(k), msg,
-                     f"'{guess}'의 오타라면 고치고, 아니면 지우세요 (허용: {listing})" if guess
-                     else f"지우세요 (허용: {listing})")
+            guess = near[0] if near else None  # the nearest allowed spelling (and its canonical key)
+            canonical = spellings[guess] if guess is not None and guess != spellings[guess] else None
+            code = ("key-not-here" if k != shown or k in (aliases.CANONICAL.get(ctx or "", ()))
+                    else "unknown-key")
+            sink.add(obj, k, f"{where}.{k}" if where else str(k), code, key=k, shown=shown, renamed=k != shown,
+                     guess=guess, guess_canonical=canonical, listing=listing)
             ok = False
     return ok
 
@@ -294,29 +276,21 @@ def check_kind(doc: Any, file: str) -> str:
     """The scenario's kind (canonical), or a DataError naming the file and line; a kind of the
     contract that this version cannot resolve yet (round) is a FlamerError saying so."""
     if not isinstance(doc, dict):
-        raise DataError([Problem(file, _line(doc), None, "시나리오의 최상위는 매핑이어야 합니다.",
-                                 "kind: combat (또는 종류: 전투) 같은 '키: 값' 줄로 시작하세요")])
-    kinds = ", ".join(f"{k}({aliases.KIND_KO[k]})" for k in KINDS)
+        raise DataError([Problem(file, _line(doc), None, code="scenario-not-mapping")])
+    kinds = {"kinds": list(KINDS), "kinds_ko": {k: aliases.KIND_KO[k] for k in KINDS}}
     kind = doc.get("kind")
     if kind is None:
-        raise DataError([Problem(file, _line(doc), "kind", "필수 키 'kind'(종류)가 없습니다.",
-                                 f"kind: combat 또는 종류: 전투 처럼 다음 중 하나를 적으세요: {kinds}")])
+        raise DataError([Problem(file, _line(doc), "kind", code="kind-missing", params=kinds)])
     if not isinstance(kind, str):
-        shown = "목록" if isinstance(kind, list) else "매핑" if isinstance(kind, dict) else f"'{kind}'"
-        raise DataError([Problem(file, _line(doc, "kind"), aliases.shown_key(doc, "kind"),
-                                 f"종류(kind)는 이름 하나여야 하는데 {shown}입니다.",
-                                 f"괄호 없이 kind: combat 또는 종류: 전투 처럼 다음 중 하나를 적으세요: {kinds}")])
+        form = "list" if isinstance(kind, list) else "mapping" if isinstance(kind, dict) else None
+        raise DataError([Problem(file, _line(doc, "kind"), aliases.shown_key(doc, "kind"), code="kind-not-name",
+                                 params={**kinds, "form": form, "kind": kind})])
     if kind in PLANNED_KINDS:
-        from ..errors import FlamerError
-
-        line = _line(doc, "kind")
-        where = f"{file} {line}행" if line else file
-        raise FlamerError(f"{where}: kind '{kind}'({aliases.KIND_KO.get(kind, kind)}) 시나리오는 이 버전이 아직 "
-                          f"풀지 못합니다. 지금 풀 수 있는 종류: {kinds}.")
+        raise DataError([Problem(file, _line(doc, "kind"), "kind", code="kind-planned",
+                                 params={**kinds, "kind": kind, "kind_ko": aliases.KIND_KO.get(kind, kind)})])
     if kind not in KINDS:
         written = aliases.shown_key(doc, "kind")
-        raise DataError([Problem(file, _line(doc, "kind"), written, f"알 수 없는 종류 '{kind}'.",
-                                 f"다음 중 하나: {kinds}")])
+        raise DataError([Problem(file, _line(doc, "kind"), written, code="kind-unknown", params={**kinds, "kind": kind})])
     return kind
 
 
@@ -334,16 +308,13 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
     sink = ScenarioSink(file)
     kind = check_kind(doc, file)
     if kind != "combat":
-        from ..errors import FlamerError
-
-        raise FlamerError(f"{file}: kind '{kind}' 시나리오는 이 함수가 풀지 않습니다 (전투만) — "
-                          "flamer_ref.engine.turns.parse_any를 쓰세요.")
+        raise DataError([Problem(file, _line(doc, "kind"), "kind", code="kind-not-combat", params={"kind": kind})])
     _unknown_keys(sink, doc, COMBAT_KEYS, "")
     lines: dict[str, int | None] = {k: _line(doc, k) for k in doc}
 
     title = doc.get("title")
     if title is not None and not isinstance(title, str):
-        sink.add(doc, "title", "title", "title은 문자열이어야 합니다.")
+        sink.add(doc, "title", "title", "title-not-text")
     as_of = parse_as_of(doc, sink)
 
     # ----- cells and pieces
@@ -358,20 +329,17 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
     attacker = doc.get("attacker")
     defender = ""
     if attacker is None:
-        sink.add(doc, None, "attacker", "필수 키 'attacker'(공격자)가 없습니다.",
-                 "직전 이동턴을 수행한 턴 플레이어의 진영 코드를 적으세요 (예: attacker: DGM 또는 공격자: DGM)")
+        sink.add(doc, None, "attacker", "attacker-missing")
         attacker = ""
     elif not isinstance(attacker, str) or (side_order and attacker not in side_order):
-        sink.add(doc, "attacker", "attacker", f"attacker(공격자) {_q(attacker, '이/가')} cells에 나오는 진영이 아닙니다.",
-                 f"다음 중 하나: {', '.join(side_order)}")
+        sink.add(doc, "attacker", "attacker", "attacker-not-side", attacker=attacker, sides=list(side_order))
         attacker = ""
     if len(side_order) > 2:
-        sink.add(doc, "cells", "cells", f"진영이 {len(side_order)}개({', '.join(side_order)}) 있습니다. 시나리오에는 정확히 두 진영이 있어야 합니다.")
+        sink.add(doc, "cells", "cells", "too-many-sides", sides=list(side_order))
     elif attacker:
         others = [s for s in side_order if s != attacker]
         if not others:
-            sink.add(doc, "cells", "cells", f"cells와 field에 {attacker} 말고 다른 진영이 없습니다. 시나리오에는 정확히 두 진영이 있어야 합니다.",
-                     "수비자 진영의 기물을 적으세요")
+            sink.add(doc, "cells", "cells", "one-side", attacker=attacker)
         else:
             defender = others[0]
 
@@ -379,8 +347,7 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
     fld: dict[str, tuple[Slot | None, ...]] | None = None
     if field_obj is not None:
         if not isinstance(field_obj, dict):
-            sink.add(doc, "field", "field", "field는 진영 코드 → 다섯 자리 목록 매핑이어야 합니다.",
-                     "field: {DGM: [수문장, 장인, null, null, null]}")
+            sink.add(doc, "field", "field", "field-not-mapping")
         else:
             fld = {}
             for side, slots in field_obj.items():
@@ -388,8 +355,7 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
                 if not side_code_ok(sink, field_obj, side, fwhere):
                     continue
                 if not isinstance(slots, list) or len(slots) != 5:
-                    sink.add(field_obj, side, fwhere, "필드는 왼쪽부터 다섯 자리의 목록이어야 합니다 (빈자리는 null).",
-                             "[수문장, 장인, null, null, null] 처럼 다섯 개를 적으세요")
+                    sink.add(field_obj, side, fwhere, "field-not-five")
                     continue
                 row: list[Slot | None] = []
                 for j, s in enumerate(slots):
@@ -401,13 +367,13 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
                     name = s
                     if isinstance(s, dict):
                         if set(s) != {"set"}:
-                            sink.add(s, None, swhere, "자리 값은 카드 이름, {set: 카드 이름}, null 중 하나여야 합니다.")
+                            sink.add(s, None, swhere, "slot-value")
                             row.append(None)
                             continue
                         face_up, name = False, s["set"]
                     card = resolve_card(corpus, name, sink, field_obj if not isinstance(s, dict) else s,
                                         side if not isinstance(s, dict) else "set", swhere,
-                                        label=f"{aliases.shown_key(doc, 'field')} {side} {j + 1}번 자리")
+                                        label=f"{aliases.shown_key(doc, 'field')} {side}", slot=j + 1)
                     row.append(Slot(card, face_up, corpus.cards[card]["type"]) if card else None)
                 fld[side] = tuple(row)
 
@@ -454,7 +420,7 @@ def _combat_board(doc: dict, file: str, pieces, corpus):
     try:
         return board_from_spec(spec), assumed
     except BoardError as exc:
-        raise DataError([Problem(file, _line(doc, "board"), exc.key, exc.message, exc.fix)]) from None
+        raise DataError([exc.problem(file, _line(doc, "board"))]) from None
 
 
 def check_response_order(response, attacker: str, defender: str, file: str, corpus) -> None:
@@ -484,8 +450,7 @@ def side_code_ok(sink: _Sink, obj: dict, side, where: str) -> bool:
     """A side code used as a key (field, homes, vp) must be text, like the codes in cells."""
     if isinstance(side, str) and side.strip():
         return True
-    sink.add(obj, side, where, f"진영 코드 {_q(side, '은/는')} 문자열이어야 합니다.",
-             "DGM, BGM 같은 진영 코드를 적으세요 (숫자만 쓰려면 따옴표로 감싸세요)")
+    sink.add(obj, side, where, "side-code-not-text", side=side)
     return False
 
 
@@ -495,15 +460,15 @@ def parse_combat_order(doc: dict, sink) -> tuple[str, ...] | None:
     if co is None:
         return None
     if not isinstance(co, list) or not co:
-        sink.add(doc, "combat_order", "combat_order", "combat_order는 셀 목록이어야 합니다.", '["2,4", "3,3"]')
+        sink.add(doc, "combat_order", "combat_order", "combat-order-not-list")
         return None
     order: list[str] = []
     for i, c in enumerate(co):
         cc = normalize_cell(c)
         if cc is None:
-            sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {_q(c, '을/를')} 읽을 수 없습니다.", '"x,y" 형식')
+            sink.add(doc, "combat_order", f"combat_order[{i}]", "combat-order-cell", cell=c)
         elif cc in order:
-            sink.add(doc, "combat_order", f"combat_order[{i}]", f"셀 {_q(cc, '이/가')} 두 번 나옵니다.")
+            sink.add(doc, "combat_order", f"combat_order[{i}]", "combat-order-twice", cell=cc)
         else:
             order.append(cc)
     return tuple(order)
@@ -524,8 +489,7 @@ def declaration_ref_problems(file: str, declarations, ids: set[str]) -> list[Pro
             if ref is not None and ref not in ids:
                 near = get_close_matches(ref, list(ids), n=3, cutoff=0.4)
                 problems.append(Problem(file, d.line_of(key.split("[")[0]), f"{d.where}.{key}",
-                                        f"기물 id {_q(ref, '이/가')} cells에 없습니다.",
-                                        f"비슷한 id: {', '.join(near)}" if near else "cells에 적은 기물의 id를 적으세요"))
+                                        code="unknown-piece-id", params={"id": ref, "near": near}))
     return problems
 
 
@@ -538,8 +502,7 @@ def parse_as_of(doc: dict, sink: _Sink) -> str | None:
 
     as_of = str(as_of)
     if not is_date(as_of):
-        sink.add(doc, "as_of", "as_of", f"as_of(기준일) 날짜 {_q(as_of, '을/를')} 읽을 수 없습니다.",
-                 "YYYY-MM-DD 형식의 실제 날짜로 적으세요 (예: 2026-09-24)")
+        sink.add(doc, "as_of", "as_of", "as-of-bad", as_of=as_of)
         return None
     return as_of
 
@@ -553,12 +516,9 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
     pieces: list[PieceSpec] = []
     side_order: list[str] = []
     if not isinstance(cells_obj, dict) or not cells_obj:
-        sink.add(doc, "cells" if "cells" in doc else None, "cells",
-                 "필수 키 'cells'(셀)이 없거나 비어 있습니다." if not cells_obj else "cells(셀)은 매핑이어야 합니다.",
-                 'cells: {"2,4": {DGM: [...], BGM: [...]}} 형식으로 적으세요 (셀: 로 적어도 됩니다)')
+        sink.add(doc, "cells" if "cells" in doc else None, "cells", "cells-missing" if not cells_obj else "cells-not-mapping")
     elif len(cells_obj) > MAX_SCENARIO_CELLS:
-        sink.add(doc, "cells", "cells", f"cells에 셀이 {len(cells_obj):,}개 있습니다. 시나리오 하나에는 {MAX_SCENARIO_CELLS:,}칸까지만 받습니다.",
-                 f"기물이 있는 셀을 {MAX_SCENARIO_CELLS:,}개 이하로 줄이거나 시나리오를 나누세요")
+        sink.add(doc, "cells", "cells", "cells-too-many", count=len(cells_obj), limit=MAX_SCENARIO_CELLS)
         for by_side in cells_obj.values():  # the sides still, so no second, cascading error follows
             for side in by_side if isinstance(by_side, dict) else ():
                 if isinstance(side, str) and side not in side_order:
@@ -570,43 +530,38 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
             cell = normalize_cell(raw_cell)
             cwhere = f"cells.{raw_cell}"
             if cell is None:
-                sink.add(cells_obj, raw_cell, cwhere, f"셀 키 {_q(raw_cell, '을/를')} 읽을 수 없습니다.", '"x,y" 형식으로 적으세요 (예: "2,4")')
+                sink.add(cells_obj, raw_cell, cwhere, "cell-key-bad", cell=raw_cell)
                 continue
             if cell in cell_set:
-                sink.add(cells_obj, raw_cell, cwhere, f"셀 {_q(cell, '이/가')} 두 번 나옵니다.", "하나로 합치세요")
+                sink.add(cells_obj, raw_cell, cwhere, "cell-twice", cell=cell)
                 continue
             cells.append(cell)
             cell_set.add(cell)
             if not isinstance(by_side, dict):
-                sink.add(cells_obj, raw_cell, cwhere, "셀의 값은 진영 코드 → 기물 목록 매핑이어야 합니다.",
-                         "DGM: [{id: gk, card: 수문장}] 처럼 적으세요")
+                sink.add(cells_obj, raw_cell, cwhere, "cell-value")
                 continue
             total = 0
             for side, plist in by_side.items():
                 swhere = f"{cwhere}.{side}"
                 if not isinstance(side, str) or not side.strip():
-                    sink.add(by_side, side, swhere, f"진영 코드 {_q(side, '은/는')} 문자열이어야 합니다.")
+                    sink.add(by_side, side, swhere, "cell-side-not-text", side=side)
                     continue
                 if side not in side_order:
                     side_order.append(side)
                 if plist is None:
                     plist = []
                 if not isinstance(plist, list):
-                    sink.add(by_side, side, swhere, "기물 목록은 '- '로 시작하는 목록이어야 합니다.")
+                    sink.add(by_side, side, swhere, "piece-list")
                     continue
                 if len(plist) > SIDE_LIMIT:
-                    sink.add(by_side, side, swhere,
-                             f"셀 {cell}에 {side} 기물이 {len(plist)}기 있습니다. 한 셀에 한 진영은 {SIDE_LIMIT}기까지입니다 "
-                             "(조항 move.limit).", "기물 수를 줄이세요")
+                    sink.add(by_side, side, swhere, "side-limit", cell=cell, side=side, count=len(plist), limit=SIDE_LIMIT)
                 total += len(plist)
                 for i, p in enumerate(plist):
                     spec = _piece(corpus, sink, p, f"{swhere}[{i}]", side, cell, len(pieces))
                     if spec is None:
                         continue
                     if spec.id in seen_ids:
-                        sink.add(p, "id", f"{swhere}[{i}].id",
-                                 f"기물 id {_q(spec.id, '이/가')} 중복됩니다 (먼저 나온 줄: {seen_ids[spec.id]}).",
-                                 "id를 다른 이름으로 바꾸세요")
+                        sink.add(p, "id", f"{swhere}[{i}].id", "duplicate-id", id=spec.id, first_line=seen_ids[spec.id])
                         continue
                     if spec.id:
                         seen_ids[spec.id] = spec.line
@@ -614,9 +569,7 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
                         auto.append((len(pieces), side, spec.label))
                     pieces.append(spec)
             if total > CELL_LIMIT:
-                sink.add(cells_obj, raw_cell, cwhere,
-                         f"셀 {cell}에 기물이 모두 {total}기 있습니다. 한 셀에는 양 진영 합산 {CELL_LIMIT}기까지입니다 "
-                         "(조항 move.limit).", "기물 수를 줄이세요")
+                sink.add(cells_obj, raw_cell, cwhere, "cell-limit", cell=cell, count=total, limit=CELL_LIMIT)
         # stable ids for pieces without one: SIDE-LABEL-n in file order
         counters: dict[str, int] = {}
         for idx, side, label in auto:
@@ -635,34 +588,32 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
 
 def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int) -> PieceSpec | None:
     if not isinstance(p, dict):
-        sink.add(None, None, where, "기물은 매핑이어야 합니다 (예: {id: gk, card: 수문장}).")
+        sink.add(None, None, where, "piece-not-mapping")
         return None
     if not _unknown_keys(sink, p, PIECE_KEYS, where):
         return None
     pid = p.get("id")
     if pid is not None and (not isinstance(pid, (str, int)) or isinstance(pid, bool) or str(pid) == ""):
-        sink.add(p, "id", f"{where}.id", "id는 문자열이어야 합니다.")
+        sink.add(p, "id", f"{where}.id", "piece-id-not-text")
         return None
     pid = str(pid) if pid is not None else ""
     if ("card" in p) == ("name" in p):
-        sink.add(p, None, where, "기물에는 card(카드 이름) 또는 name(임시 기물 이름) 중 정확히 하나가 있어야 합니다.",
-                 "데이터베이스의 카드면 card: 수문장, 아니면 name과 lv, hp, atk를 적으세요")
+        sink.add(p, None, where, "piece-card-or-name")
         return None
     stats: dict[str, int | None] = {}
     for s in ("lv", "hp", "atk", "cost"):
         v = p.get(s)
         if v is not None and not _is_int(v):
-            sink.add(p, s, f"{where}.{s}", f"{_q(aliases.shown_key(p, s), '은/는')} 정수여야 합니다 (지금: {v!r}).")
+            sink.add(p, s, f"{where}.{s}", "piece-stat-int", shown=aliases.shown_key(p, s), value=v)
             return None
         stats[s] = v
     state = p.get("state", "mobile")
     if state not in ("mobile", "settled"):
-        sink.add(p, "state", f"{where}.state", f"상태 {_q(state, '을/를')} 모릅니다.",
-                 "기동(mobile, 앞면) 또는 정착(settled, 뒷면) 중 하나를 적으세요")
+        sink.add(p, "state", f"{where}.state", "piece-state", state=state)
         return None
     structure = p.get("structure")
     if structure is not None and not isinstance(structure, bool):
-        sink.add(p, "structure", f"{where}.structure", "structure는 true 또는 false여야 합니다.")
+        sink.add(p, "structure", f"{where}.structure", "piece-structure")
         return None
     card = name = None
     if "card" in p:
@@ -671,7 +622,7 @@ def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int)
             return None
         c = corpus.cards[card]
         if c["type"] != "piece":
-            sink.add(p, "card", f"{where}.card", f"{_q(card, '은/는')} 특수카드라 기물이 될 수 없습니다.", "기물 카드 이름을 적으세요")
+            sink.add(p, "card", f"{where}.card", "piece-special-card", card=card)
             return None
         for s in stats:
             if stats[s] is None:
@@ -681,12 +632,11 @@ def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int)
     else:
         name = p["name"]
         if not isinstance(name, str) or not name:
-            sink.add(p, "name", f"{where}.name", "name은 문자열이어야 합니다.")
+            sink.add(p, "name", f"{where}.name", "piece-name-not-text")
             return None
         missing = [s for s in ("lv", "hp", "atk") if stats[s] is None]
         if missing:
-            sink.add(p, "name", where, f"임시 기물 '{name}'에 {', '.join(missing)}가 없습니다 — 데이터베이스에 없는 기물은 "
-                     "lv, hp, atk(레벨, 체력, 공격력)가 필수입니다.", f"{', '.join(missing)}를 적으세요")
+            sink.add(p, "name", where, "adhoc-stats-missing", name=name, missing=missing)
             return None
     given = frozenset(s for s in ("lv", "hp", "atk", "cost") if p.get(s) is not None)
     return PieceSpec(id=pid, side=side, cell=cell, card=card, name=name, lv=stats["lv"], hp=stats["hp"],
@@ -699,22 +649,22 @@ def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[De
     if items is None:
         return []
     if not isinstance(items, list):
-        sink.add(doc, key, key, f"{key}는 선언 순서대로 적은 목록이어야 합니다.")
+        sink.add(doc, key, key, "declarations-not-list", key=key)
         return []
     out = []
     for i, it in enumerate(items):
         where = f"{key}[{i}]"
         if not isinstance(it, dict):
-            sink.add(None, None, where, "선언 항목은 매핑이어야 합니다 (예: {side: BGM, card: 재부팅, target: drill}).")
+            sink.add(None, None, where, "declaration-not-mapping")
             continue
         if not _unknown_keys(sink, it, allowed, where):
             continue
         side = it.get("side")
         if side is None:
-            sink.add(it, None, where, "선언 항목에 side가 없습니다.", "선언한 진영 코드를 적으세요")
+            sink.add(it, None, where, "declaration-no-side")
             continue
         if side not in sides:
-            sink.add(it, "side", f"{where}.side", f"side(진영) {_q(side, '이/가')} 시나리오의 진영이 아닙니다.", f"다음 중 하나: {', '.join(sides)}")
+            sink.add(it, "side", f"{where}.side", "declaration-side", side=side, sides=list(sides))
             continue
         card = None
         if "card" in it:
@@ -723,7 +673,7 @@ def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[De
                 continue
         ability = it.get("ability")
         if ability is not None and not isinstance(ability, str):
-            sink.add(it, "ability", f"{where}.ability", "ability는 능력 이름(문자열)이어야 합니다.")
+            sink.add(it, "ability", f"{where}.ability", "declaration-ability")
             continue
         effect = None
         if "effect" in it:
@@ -731,8 +681,7 @@ def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[De
             if effect is None:
                 continue
         if card is None and effect is None:
-            sink.add(it, None, where, "선언 항목에는 card 또는 effect가 있어야 합니다.",
-                     "세트된 (대응) 카드나 (대응) SP를 가진 카드 이름을 card에, 또는 효과를 effect에 적으세요")
+            sink.add(it, None, where, "declaration-empty")
             continue
         costs: list[Destroy] = []
         raw = it.get("cost")
@@ -741,22 +690,22 @@ def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[De
                 d = parse_destroy(co, f"{where}.cost", sink)
                 if d is not None:
                     if d.piece is None:
-                        sink.add(it, "cost", f"{where}.cost", "시나리오의 비용은 {destroy: 기물 id}로 적어야 합니다.")
+                        sink.add(it, "cost", f"{where}.cost", "declaration-cost")
                         continue
                     costs.append(d)
         cell = None
         if "cell" in it:
             cell = normalize_cell(it["cell"])
             if cell is None:
-                sink.add(it, "cell", f"{where}.cell", f"셀 {_q(it['cell'], '을/를')} 읽을 수 없습니다.", '"x,y" 형식 (예: "2,4")')
+                sink.add(it, "cell", f"{where}.cell", "declaration-cell", cell=it["cell"])
                 continue
         elif key == "battle_cards":
-            sink.add(it, None, where, "(전투) 특수카드 항목에는 전투가 벌어지는 셀 cell이 있어야 합니다.")
+            sink.add(it, None, where, "battle-card-cell")
             continue
         for ref in ("target", "piece"):
             v = it.get(ref)
             if v is not None and not isinstance(v, (str, int)):
-                sink.add(it, ref, f"{where}.{ref}", f"{ref}에는 기물 id를 적어야 합니다.")
+                sink.add(it, ref, f"{where}.{ref}", "declaration-ref", ref=ref)
         out.append(Declaration(index=i, side=side, card=card, ability=ability,
                                piece=str(it["piece"]) if it.get("piece") is not None else None,
                                target=str(it["target"]) if it.get("target") is not None else None,

@@ -20,15 +20,13 @@ from .model import FieldAction, FieldScenario, MoveScenario, VictoryScenario, fr
 from .movement import MoveOrder, SpMove, resolve_moves
 from .result import FieldTurnResult, MoveTurnResult, VictoryTurnResult, _freeze
 from . import aliases
-from .scenario import (ScenarioSink as _ScenarioSink, _q, _unknown_keys, cell_sort_key, parse_as_of, parse_cells,
+from .scenario import (ScenarioSink as _ScenarioSink, _unknown_keys, cell_sort_key, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
 
 MOVE_KEYS = ("kind", "title", "as_of", "attacker", "first_round", "board", "cells", "activate", "moves")
 MOVE_ITEM_KEYS = ("piece", "path", "sp")
 VICTORY_KEYS = ("kind", "title", "as_of", "player", "vp", "homes", "cells", "board")
 FIELD_KEYS = ("kind", "title", "as_of", "side", "field", "actions")
-#: a required key's Korean alias, for messages
-_KO_KEY = {"attacker": "공격자", "player": "플레이어", "side": "진영", "field": "필드"}
 ACTION_KEYS = {"place": ("place", "slot", "face"), "activate": ("activate",), "trash": ("trash",),
                "round": ("round",), "exhausted": ("exhausted",)}
 
@@ -47,9 +45,9 @@ def _board(doc, sink, corpus) -> tuple[Board | None, list[dict]]:
         sub = exc.key.split(".", 1)[1] if "." in exc.key else None
         inner = doc.get("board")
         if sub and isinstance(inner, dict) and sub in inner:
-            sink.add(inner, sub, exc.key, exc.message, exc.fix)  # the line of the offending board key
+            sink.add(inner, sub, exc.key, exc.code, **exc.params)  # the line of the offending board key
         else:
-            sink.add(doc, "board", exc.key, exc.message, exc.fix)
+            sink.add(doc, "board", exc.key, exc.code, **exc.params)
         return None, assumed
 
 
@@ -70,26 +68,20 @@ def _cells_on_board(doc, sink, board: Board) -> list[str]:
         if doc.get("board") is None:
             outside.append(cell)
             continue
-        what = "바다라" if cell in board.sea else "board에 없는 셀이라"
-        sink.add(cells_obj, raw, f"cells.{raw}", f"셀 {cell}: {what} 기물을 둘 수 없습니다 (조항 move.off-board).",
-                 "셀 좌표를 고치거나 board를 알맞게 적으세요")
+        sink.add(cells_obj, raw, f"cells.{raw}", "cell-off-board", cell=cell, sea=cell in board.sea)
     return outside
 
 
 def _sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
     who = doc.get(key)
     if not isinstance(who, str) or not who:
-        from ..korean import josa
-
-        ko = _KO_KEY.get(key, key)
-        sink.add(doc, key if key in doc else None, key, f"필수 키 '{key}'({ko}){josa(ko, '이/가')[len(ko):]} 없습니다.",
-                 f"{key}: DGM 또는 {ko}: DGM 처럼 진영 코드를 적으세요")
+        sink.add(doc, key if key in doc else None, key, "side-missing", key=key)
         return None
     order = list(side_order)
     if who not in order:
         order.insert(0, who)
     if len(order) > 2:
-        sink.add(doc, "cells", "cells", f"진영이 {len(order)}개입니다 ({', '.join(order)}). 시나리오에는 정확히 두 진영이 있어야 합니다.")
+        sink.add(doc, "cells", "cells", "sides-not-two", sides=list(order))
         return None
     if len(order) < 2:
         order.append("?")
@@ -107,7 +99,7 @@ def parse_move(doc: dict, file: str, corpus) -> MoveScenario:
     outside = _cells_on_board(doc, sink, board) if board is not None else []
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
-        sink.add(doc, "first_round", "first_round", "first_round는 true 또는 false여야 합니다.")
+        sink.add(doc, "first_round", "first_round", "first-round-bool")
     activate, moves = parse_move_block(doc, sink, {p.id: p for p in pieces})
     if sink.problems:
         raise DataError(sink.problems)
@@ -122,44 +114,42 @@ def parse_move_block(doc: dict, sink, ids: dict, prefix: str = "") -> tuple[list
     activate = []
     raw_act = doc.get("activate") or []
     if not isinstance(raw_act, list):
-        sink.add(doc, "activate", f"{prefix}activate", "activate는 셀 목록이어야 합니다.", 'activate: ["1,2", "0,3"]')
+        sink.add(doc, "activate", f"{prefix}activate", "activate-not-list")
         raw_act = []
     for c in raw_act:
         k = cell_key(c)
         if k is None:
-            sink.add(doc, "activate", f"{prefix}activate", f"셀 {_q(c, '을/를')} 읽을 수 없습니다.", '"x,y" 형식으로 적으세요')
+            sink.add(doc, "activate", f"{prefix}activate", "activate-cell", cell=c)
         else:
             activate.append(k)
     moves: list[MoveOrder] = []
     raw_moves = doc.get("moves") or []
     if not isinstance(raw_moves, list):
-        sink.add(doc, "moves", f"{prefix}moves", "moves는 목록이어야 합니다.", "- {piece: gk, path: [\"2,3\", \"2,4\"]}")
+        sink.add(doc, "moves", f"{prefix}moves", "moves-not-list")
         raw_moves = []
     for i, m in enumerate(raw_moves):
         where = f"{prefix}moves[{i}]"
         if not isinstance(m, dict):
-            sink.add(doc, "moves", where, "이동은 매핑이어야 합니다 (예: {piece: gk, path: [\"2,3\"]}).")
+            sink.add(doc, "moves", where, "move-not-mapping")
             continue
         if not _unknown_keys(sink, m, MOVE_ITEM_KEYS, where):
             continue
         pid = m.get("piece")
         if pid is None or str(pid) not in ids:
             near = [k for k in ids if str(pid) and (str(pid) in k or k in str(pid))][:3]
-            sink.add(m, "piece", f"{where}.piece", f"기물 {_q(pid, '이/가')} cells에 없습니다.",
-                     f"있는 기물 id: {', '.join(near or list(ids)[:5])}")
+            sink.add(m, "piece", f"{where}.piece", "move-unknown-piece", piece=pid, ids=near or list(ids)[:5])
             continue
         path = m.get("path")
         if not isinstance(path, list) or not path:
-            sink.add(m, "path", f"{where}.path", "path는 들어가는 셀을 순서대로 적은 목록이어야 합니다(출발 셀 제외, 한 칸 이상).",
-                     'path: ["2,3", "2,4"]')
+            sink.add(m, "path", f"{where}.path", "move-path")
             continue
         keys = [cell_key(c) for c in path]
         if any(k is None for k in keys):
-            sink.add(m, "path", f"{where}.path", f"path의 셀을 읽을 수 없습니다: {path!r}", '"x,y" 형식으로 적으세요')
+            sink.add(m, "path", f"{where}.path", "move-path-cell", path=path)
             continue
         sp = m.get("sp")
         if sp is not None and not isinstance(sp, str):
-            sink.add(m, "sp", f"{where}.sp", "sp는 (이동) SP 이름이어야 합니다 (예: sp: 비행).")
+            sink.add(m, "sp", f"{where}.sp", "move-sp-name")
             continue
         if sp is not None:  # '(이동) 비행' and ' 비행 ' name the same SP as '비행'
             sp = sp.strip()
@@ -212,7 +202,7 @@ def parse_homes(doc: dict, sink) -> dict[str, list[str]] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        sink.add(doc, "homes", "homes", "homes는 {진영: [셀 두 개]} 매핑이어야 합니다.", 'homes: {BGM: ["5,5", "6,4"]}')
+        sink.add(doc, "homes", "homes", "homes-not-mapping")
         return None
     out = {}
     for side, lst in raw.items():
@@ -220,7 +210,7 @@ def parse_homes(doc: dict, sink) -> dict[str, list[str]] | None:
             continue
         keys = [cell_key(c) for c in lst] if isinstance(lst, list) and lst else [None]
         if any(k is None for k in keys):
-            sink.add(raw, side, f"homes.{side}", "본진은 셀 목록이어야 합니다.", '["5,5", "6,4"]')
+            sink.add(raw, side, f"homes.{side}", "home-cells")
             continue
         out[side] = keys
     return out
@@ -230,8 +220,7 @@ def parse_victory(doc: dict, file: str, corpus) -> VictoryScenario:
     sink = _ScenarioSink(file)
     _unknown_keys(sink, doc, VICTORY_KEYS, "")
     if doc.get("board") is not None:  # never silently ignored (issue 11): the check reads no board
-        sink.add(doc, "board", "board", "승리확인 시나리오는 board(보드)를 쓰지 않습니다 — 판정은 셀의 기물과 본진만 봅니다.",
-                 "board를 지우세요. 본진은 최상위의 homes(본진)로 적습니다")
+        sink.add(doc, "board", "board", "victory-board")
     as_of = parse_as_of(doc, sink)
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
     # a side known only from vp or homes still counts as one of the two sides (the opponent
@@ -246,7 +235,7 @@ def parse_victory(doc: dict, file: str, corpus) -> VictoryScenario:
     if isinstance(vp, dict) and not all(side_code_ok(sink, vp, side, f"vp.{side}") for side in list(vp)):
         vp = {}
     elif not isinstance(vp, dict) or any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in vp.values()):
-        sink.add(doc, "vp", "vp", "vp는 {진영: 0 이상의 정수} 매핑이어야 합니다.", "vp: {DGM: 3, BGM: 1}")
+        sink.add(doc, "vp", "vp", "vp-not-mapping")
         vp = {}
     homes = parse_homes(doc, sink) or {}
     if sink.problems:
@@ -275,12 +264,11 @@ def parse_field(doc: dict, file: str, corpus) -> FieldScenario:
     as_of = parse_as_of(doc, sink)
     side = doc.get("side")
     if not isinstance(side, str) or not side:
-        sink.add(doc, "side" if "side" in doc else None, "side", "필수 키 'side'(진영)이 없습니다.", "side: DGM 또는 진영: DGM")
+        sink.add(doc, "side" if "side" in doc else None, "side", "field-side-missing")
     raw = doc.get("field")
     initial: list[Any] = [None] * 5
     if not isinstance(raw, list) or len(raw) != 5:
-        sink.add(doc, "field" if "field" in doc else None, "field", "field(필드)는 왼쪽부터 다섯 자리의 목록이어야 합니다.",
-                 "field: [수문장, 장인, null, null, null] — 뒷면 세트는 {set: 카드}")
+        sink.add(doc, "field" if "field" in doc else None, "field", "field-slots")
         raw = []
     initial = parse_slots(raw, doc, "field", sink, corpus, "field", aliases.shown_key(doc, 'field'))
     actions = parse_actions(doc, "actions", sink, corpus)
@@ -302,15 +290,13 @@ def parse_slots(raw: list, owner, key, sink, corpus, where_key: str, label_prefi
         name = slot
         if isinstance(slot, dict):
             if set(slot) != {"set"}:
-                sink.add(slot, None, where, "자리에는 카드 이름, {set: 카드}, 또는 null만 적을 수 있습니다.",
-                         "예: 수문장 (앞면) / {set: 재부팅} (뒷면 세트) / null (빈자리)")
+                sink.add(slot, None, where, "slot-entry")
                 continue
             name, face_up = slot["set"], False
-        label = f"{label_prefix} {i + 1}번 자리"
         if isinstance(slot, dict):
-            card = resolve_card(corpus, name, sink, slot, "set", where, label=label)
+            card = resolve_card(corpus, name, sink, slot, "set", where, label=label_prefix, slot=i + 1)
         else:
-            card = resolve_card(corpus, name, sink, owner, key, where, label=label)
+            card = resolve_card(corpus, name, sink, owner, key, where, label=label_prefix, slot=i + 1)
         if card is not None:
             initial[i] = (card, face_up)
     return initial
@@ -323,17 +309,16 @@ def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[
     actions = []
     raw_actions = doc.get(key) or []
     if not isinstance(raw_actions, list):
-        sink.add(doc, key, where_key, f"{where_key}는 목록이어야 합니다.")
+        sink.add(doc, key, where_key, "actions-not-list", key=where_key)
         raw_actions = []
     for i, a in enumerate(raw_actions):
         where = f"{where_key}[{i}]"
         if not isinstance(a, dict):
-            sink.add(doc, key, where, "행동은 매핑이어야 합니다 (예: {place: 별마대, slot: 3, face: up}).")
+            sink.add(doc, key, where, "action-not-mapping")
             continue
         verb = next((k for k in ACTION_KEYS if k in a), None)
         if verb is None:
-            sink.add(a, None, where, "행동의 종류를 알 수 없습니다.",
-                     "놓기(place), 활성화(activate), 버리기(trash), 라운드(round), 소진(exhausted) 중 하나를 적으세요")
+            sink.add(a, None, where, "action-unknown")
             continue
         if not _unknown_keys(sink, a, ACTION_KEYS[verb], where):
             continue
@@ -341,25 +326,24 @@ def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[
             card = resolve_card(corpus, a["place"], sink, a, "place", f"{where}.place")
             face = a.get("face", "up")
             if face not in ("up", "down"):
-                sink.add(a, "face", f"{where}.face", f"면 {_q(face, '을/를')} 모릅니다.",
-                         "앞면(up) 또는 뒷면(down, 뒷면 세트) 중 하나를 적으세요")
+                sink.add(a, "face", f"{where}.face", "action-face", face=face)
                 continue
             slot = a.get("slot")
             special_up = card is not None and corpus.cards[card]["type"] == "special" and face == "up"
             if not special_up and (not isinstance(slot, int) or isinstance(slot, bool)):
-                sink.add(a, "slot" if "slot" in a else None, f"{where}.slot", "slot은 1~5의 정수여야 합니다.")
+                sink.add(a, "slot" if "slot" in a else None, f"{where}.slot", "action-slot")
                 continue
             if card is not None:
                 actions.append(FieldAction("place", i, card, slot or 0, face == "up"))
         elif verb == "round":
             if a["round"] != "next":
-                sink.add(a, "round", f"{where}.round", "round의 값은 next만 됩니다.")
+                sink.add(a, "round", f"{where}.round", "action-round")
                 continue
             actions.append(FieldAction("round", i))
         else:
             n = a[verb]
             if not isinstance(n, int) or isinstance(n, bool):
-                sink.add(a, verb, f"{where}.{verb}", f"{verb}의 값은 자리 번호(1~5)여야 합니다.")
+                sink.add(a, verb, f"{where}.{verb}", "action-slot-number", verb=verb)
                 continue
             actions.append(FieldAction(verb, i, slot=n))
     return actions

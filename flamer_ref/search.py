@@ -164,8 +164,10 @@ def build_index(corpus) -> dict:
             for w in ws:
                 add(singles, jamo(w), posting)
                 c = choseong(w)
-                if len(c) >= 2:
+                if len(c) >= 2 and fld != ASKED:
                     add(cho_singles, c, posting)
+            if fld == ASKED:
+                continue  # players' questions: words only (no 초성, no pairs — those name the rules' own words)
             for a, b in zip(ws, ws[1:]):
                 add(pairs, jamo(a + b), posting)
                 bare = strip_particle(a) if fld in (TITLE, KEYS) else None

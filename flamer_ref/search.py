@@ -466,6 +466,10 @@ def _query_words(q: str, raw: set) -> list[str]:
     return out
 
 
+_MAX_PIECE = 12  # syllables: longer than any word of the rules or thesaurus with its endings
+_MAX_RUN = 40  # syllables: a longer run of Hangul without spaces is not cut into words (work stays bounded)
+
+
 def _split_run_together(tokens: list[str], index: dict) -> list[str]:
     """Words typed without spaces that the corpus does not know as one or two words
     (돈얼마들어와, 움직여도됨, 갈수있어) cut into the fewest known pieces: words of the
@@ -474,7 +478,16 @@ def _split_run_together(tokens: list[str], index: dict) -> list[str]:
     raw = index["_raw_set"]
     syn = index.get("synonyms") or {}
 
+    memo: dict[str, bool] = {}
+
     def known(p: str) -> bool:
+        if p not in memo:
+            memo[p] = _known(p)
+        return memo[p]
+
+    def _known(p: str) -> bool:
+        if len(p) > _MAX_PIECE:
+            return False  # no word of the rules or the thesaurus is that long: not worth the stems
         if is_question_word(p) or p in _SPLIT_WORDS:
             return True
         j = jamo(p)
@@ -488,7 +501,7 @@ def _split_run_together(tokens: list[str], index: dict) -> list[str]:
     out = []
     for tok in tokens:
         j = jamo(tok)
-        if len(tok) < 3 or not all(is_syllable(c) for c in tok) or j in raw or strip_ending(j, raw) \
+        if len(tok) < 3 or len(tok) > _MAX_RUN or not all(is_syllable(c) for c in tok) or j in raw or strip_ending(j, raw) \
                 or known(tok) or _prefixed(j, index["jamo_pairs"]):
             out.append(tok)
             continue

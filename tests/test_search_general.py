@@ -89,3 +89,18 @@ def test_an_example_asked_for_is_still_first(index):
 def test_every_new_thesaurus_term_occurs_in_the_rules():
     corpus = load()
     assert {"유닛", "체인", "무덤", "골드", "소환", "헛방"} <= set(corpus.synonyms)
+
+
+def test_a_long_run_of_hangul_is_not_cut_into_every_piece():
+    """One 499-syllable word (under the 500-character cap) took minutes: every substring was tried as a
+    word with its verb stems. Runs longer than _MAX_RUN stay one word, pieces longer than _MAX_PIECE are
+    never words, and the memo makes each piece's check happen once."""
+    from flamer_ref.corpus import load_index
+    from flamer_ref.search import _MAX_PIECE, _MAX_RUN, _split_run_together, search
+
+    index = load_index()
+    assert _split_run_together(["가" * 499], index) == ["가" * 499]
+    assert _MAX_PIECE < _MAX_RUN <= 60
+    assert search(index, "가" * 499, limit=3) is not None
+    # a sentence typed without spaces is still cut into words
+    assert "건물" in _split_run_together(["상대건물있는칸도못지나가"], index)

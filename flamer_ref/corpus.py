@@ -554,7 +554,8 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
     # the two files everything else refers to: when one is missing, say so once (not one
     # "cannot find" line per reference)
     for rel_path, is_there in (("rules/sources.yaml", (root / "rules" / "sources.yaml").is_file()),
-                               ("rules/clauses/", any(p.parent == root / "rules" / "clauses" for p in files))):
+                               ("rules/clauses/", any(p.parent == root / "rules" / "clauses" for p in files)),
+                               ("cards/cards.yaml", (root / "cards" / "cards.yaml").is_file())):
         if not is_there:
             raise DataError([Problem(rel_path, None, None, f"{rel_path} 파일이 없습니다."
                                      if rel_path.endswith(".yaml") else f"{rel_path} 폴더가 없거나 조항 파일이 없습니다.",

@@ -184,7 +184,7 @@ def test_validate_accepts_the_bundled_ids():
     assert validate(None).returncode == 0
 
 
-@pytest.mark.parametrize("missing", ["rules/sources.yaml", "rules/clauses"])
+@pytest.mark.parametrize("missing", ["rules/sources.yaml", "rules/clauses", "cards/cards.yaml"])
 def test_validate_missing_core_file_is_one_line(tree, missing):
     import shutil
 

@@ -133,6 +133,8 @@ def _split_piece(text: str) -> _PieceText:
     raw = text.strip()
     p = _PieceText(name="", text=raw)
     # counts glued to the name or the parentheses: 수문장x2, 수문장×2, 수문장*2, 개미(lv1)x2
+    if re.search(r"(?:(?<=[^\sA-Za-z])|\s)[x×X*]\s*[-−]\s*\d+\s*$", raw):
+        raise BadInput(f"'{raw}': 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, 조항 move.limit).")
     m = re.search(r"(?:(?<=[^\sA-Za-z])|\s)([x×X*])\s*(\d+)\s*$", raw)
     if m:
         p.count = int(m.group(2))
@@ -249,6 +251,10 @@ def _side_prefix(text: str) -> tuple[str | None, str]:
     m = re.match(r"^\s*([A-Za-z][A-Za-z0-9_-]{0,11}|[가-힣]{1,6})\s*[:：]\s*(.*)$", text, re.DOTALL)
     if m and m.group(2).strip():
         return m.group(1), m.group(2)
+    odd = re.match(r"^\s*([^\s:：]{1,24})\s*[:：]", text)
+    if odd:  # a side code the scenario format cannot take (<b>: 수문장) is refused, never read as a name
+        raise BadInput(f"진영 코드 {_q(odd.group(1), '은/는')} 쓸 수 없습니다. 영문자로 시작하는 영문·숫자 12자까지"
+                       "(예: DGM) 또는 한글 6자까지 적으세요.")
     return None, text
 
 
@@ -345,6 +351,13 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
           cell: str = DEFAULT_CELL, as_of: str | None = None) -> Fight:
     """The scenario mapping for a one-line fight (not yet validated: the scenario parser does that)."""
     notices: list[dict] = []
+    for what, text in (("전투", line), *((f"--response #{i}", t) for i, t in enumerate(responses or (), 1)),
+                       *((f"--battle #{i}", t) for i, t in enumerate(battles or (), 1))):
+        bad = next((i for i, ch in enumerate(text) if ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0), None)
+        if bad is not None:  # a control character the user could not see: say which and where, not 'YAML'
+            from .terminal import clean
+
+            raise BadInput(f"{what}: {bad + 1}번째 글자에 제어 문자({clean(text[bad])})가 있습니다. 지우고 다시 적으세요.")
     if not re.fullmatch(r"\s*-?\d+\s*,\s*-?\d+\s*", cell or ""):
         raise BadInput(f"--cell {_q(cell, '은/는')} 셀 이름이 아닙니다. 'x,y'처럼 적으세요 (예: 2,4).")
     cell = cell.replace(" ", "")

@@ -251,3 +251,27 @@ def test_capture_in_a_cost_emptied_cell_cites_the_interpretation():
     steps = [e["step"] for e in d["events"] if e["type"] == "step"]
     assert steps[:7] == [1, 2, 3, 4, 5, 6, 7]  # every step is gone through, none skipped
     assert flamer("rule", "interp.vacated.effect-capture").returncode == 0
+
+
+# ---------------------------------------------------- hostile one-liners (adversarial review) ----
+@pytest.mark.parametrize("line, option, where", [
+    ("x\x07y(lv1 hp1 atk1) vs 개미(lv1 hp2 atk1)", None, "전투: 2번째 글자"),
+    ("x\x9by(lv1 hp1 atk1) vs 개미(lv1 hp2 atk1)", None, "전투: 2번째 글자"),
+    ("수문장 vs 개미(lv1 hp2 atk1)", "수비자 \x1b[2J", "--response #1: 5번째 글자"),
+])
+def test_control_characters_are_named_with_their_place_not_as_yaml(line, option, where):
+    args = ["fight", line] + (["--response", option] if option else [])
+    p = flamer(*args)
+    assert p.returncode == 1, p.stderr
+    assert where in p.stderr and "제어 문자" in p.stderr and "YAML" not in p.stderr
+    assert "\x1b" not in p.stderr and "\x07" not in p.stderr
+
+
+def test_a_negative_count_is_refused_not_read_as_a_name():
+    p = flamer("fight", "수문장 x-1 vs 개미(lv1 hp2 atk1)")
+    assert p.returncode == 1 and "개수는 1~3" in p.stderr and "읽었습니다" not in p.stderr
+
+
+def test_an_impossible_side_code_is_refused_not_dropped():
+    p = flamer("fight", "<b>: 수문장 vs BGM: 개미(lv1 hp2 atk1)")
+    assert p.returncode == 1 and "진영 코드 '<b>'는 쓸 수 없습니다" in p.stderr

@@ -33,6 +33,9 @@ def md_escape(value) -> str:
     return re.sub(r"^(\d{1,9})([.)])(?=\s|$)", r"\1\\\2", text)
 
 
+EXPLAIN_CELLS = 50
+
+
 def md_fence(text) -> str:
     """A Markdown code fence that the text inside cannot close: more backticks than its longest run."""
     import re
@@ -91,6 +94,9 @@ def environment():
     env.filters["fence"] = md_fence
     env.globals["diagram"] = _diagram
     env.globals["verdict"] = _verdict
+    # a combat of more cells than this is explained event by event for its first cells only (people's
+    # formats; --json has everything): 1,000 cells of wording took ten seconds and nobody reads it
+    env.globals["EXPLAIN_CELLS"] = EXPLAIN_CELLS
     env.filters["plain"] = _plain
     return env
 

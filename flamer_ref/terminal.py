@@ -37,18 +37,30 @@ _TABLE = {o: _picture(o) for o in _CODES}
 _JSON_TABLE = {o: f"\\u{o:04x}" for o in _CODES if o >= 0x7F}
 
 
+_ANY_CONTROL = None  # compiled on first use: a regex scan runs at C speed; str.translate with a dict does not
+
+
+def _has(text: str, json: bool = False) -> bool:
+    global _ANY_CONTROL
+    if _ANY_CONTROL is None:
+        import re
+
+        _ANY_CONTROL = (re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]"), re.compile("[\x7f-\x9f]"))
+    return _ANY_CONTROL[1 if json else 0].search(text) is not None
+
+
 def clean(text: str) -> str:
     """Text for a terminal (or a page): every control character except \\n and \\t made visible."""
     if not isinstance(text, str):
         return text
-    return text.translate(_TABLE)
+    return text.translate(_TABLE) if _has(text) else text  # 22 MB of HTML: seconds of translate, ms of scan
 
 
 def json_clean(text: str) -> str:
     """JSON text with DEL and C1 characters written as \\u escapes (the same JSON value)."""
     if not isinstance(text, str):
         return text
-    return text.translate(_JSON_TABLE)
+    return text.translate(_JSON_TABLE) if _has(text, json=True) else text
 
 
 # ------------------------------------------------------------------ streams ----

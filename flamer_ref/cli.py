@@ -148,6 +148,8 @@ def fight(
     """
     if fmt not in _FORMATS:
         raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html 중 하나를 고르세요.", param_hint="--format")
+    if save is not None and not save.strip():
+        raise typer.BadParameter("빈 경로입니다. 저장할 파일 이름을 주세요.", param_hint="--save")
     as_of = _usage_date(as_of, "--as-of")
     compare = _usage_date(compare, "--compare")
 
@@ -172,16 +174,9 @@ def fight(
         except FlamerError as exc:
             raise oneliner.relocate(exc, built) from None
         if save:
-            from pathlib import Path
+            from .outfile import write_text
 
-            try:
-                Path(save).write_text(yaml_text, encoding="utf-8")
-            except OSError as exc:
-                from .errors import BadInput
-
-                from .errors import os_reason
-
-                raise BadInput(f"--save {save}: 파일을 쓸 수 없습니다 ({os_reason(exc)}).") from None
+            write_text(save, yaml_text, "--save")
             sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
         try:
             present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
@@ -244,6 +239,8 @@ def search(
 
     예: flamer search 대응 스택 / flamer search ㄷㅇㅅㅌ / flamer search 돈 얼마 들어와
     """
+    if not " ".join(query).strip():
+        raise typer.BadParameter("찾을 말이 비어 있습니다 (예: flamer search 대응 스택).", param_hint="검색어")
     as_of = _usage_date(as_of, "--as-of")
 
     def go():
@@ -419,7 +416,10 @@ def faq(
 
 
 def _check_pdf_target(fmt: str, output: Optional[str]) -> None:
-    """A PDF goes to -o FILE, or to standard output only when that is not a terminal (a pipe or a file)."""
+    """A PDF goes to -o FILE, or to standard output only when that is not a terminal (a pipe or a file).
+    An empty -o is a usage error (for every format)."""
+    if output is not None and not output.strip():
+        raise typer.BadParameter("빈 경로입니다. 쓸 파일 이름을 주세요.", param_hint="-o")
     if fmt == "pdf" and not output and sys.stdout.isatty():
         raise typer.BadParameter("PDF는 터미널에 출력할 수 없습니다. -o 파일.pdf로 저장하거나 파이프로 받으세요.",
                                  param_hint="-o")
@@ -429,7 +429,6 @@ def _write_page(text: str, fmt: str, output: Optional[str]) -> None:
     """Write an HTML or Markdown page (or, for pdf, the PDF made from the HTML) to -o FILE or standard output."""
     from pathlib import Path
 
-    from .errors import BadInput
     from .terminal import clean
 
     text = clean(text)  # a page carries no raw control characters (autoescape keeps ESC)
@@ -444,7 +443,9 @@ def _write_page(text: str, fmt: str, output: Optional[str]) -> None:
             raise FlamerError("PDF를 만들 수 없습니다: 이 설치에는 PDF 모듈(flamer_ref.pdf)이 없습니다. "
                               "--format html로 만든 뒤 브라우저에서 인쇄하세요.") from None
         if output:
-            html_to_pdf(text, output)
+            from .outfile import check_target
+
+            html_to_pdf(text, check_target(output, "-o", "PDF 파일"))
             return
         import tempfile
 
@@ -456,10 +457,9 @@ def _write_page(text: str, fmt: str, output: Optional[str]) -> None:
             sys.stdout.buffer.flush()
         return
     if output:
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise BadInput(f"-o {output}: 파일을 쓸 수 없습니다 ({exc.strerror or exc}).") from None
+        from .outfile import write_text
+
+        write_text(output, text, "-o")
         return
     sys.stdout.write(text)
 
@@ -525,6 +525,8 @@ def site(
 
     예: flamer site 사이트/ / flamer site 0923/ --as-of 9/23
     """
+    if not directory.strip():
+        raise typer.BadParameter("빈 경로입니다. 사이트를 쓸 폴더 이름을 주세요.", param_hint="DIR")
     as_of = _usage_date(as_of, "--as-of")
 
     def go():

@@ -38,11 +38,18 @@ _SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
 
 
 # ------------------------------------------------------------ particles ----
+#: metavars read as a Korean word rather than letter by letter (FILE 파일: 'FILE이')
+_METAVAR_READINGS = {"FILE": "파일", "FILES": "파일"}
+
+
 def _josa(word: str, pair: str) -> str | None:
     """word + the particle its last sound takes, or None when that cannot be
     told (a word ending in Latin letters or symbols)."""
     from .korean import josa
 
+    reading = _METAVAR_READINGS.get(word.rstrip(".").upper()) if word.rstrip(".").isupper() else None
+    if reading is not None:
+        return word + josa(reading, pair)[len(reading):]
     out = josa(word, pair)
     return None if out.endswith(")") and "(" in out[len(word):] else out
 
@@ -350,10 +357,26 @@ def _command_path(app, argv: list[str], prog_name: str) -> str:
     return " ".join(path)
 
 
+def fix_argv() -> None:
+    """Arguments as UTF-8 whatever the locale: under a non-UTF-8 locale (LC_ALL=POSIX with
+    PYTHONUTF8=0) Python hands Korean arguments over as surrogate-escaped bytes; each such
+    argument is decoded again as UTF-8 (bytes that are not UTF-8 become U+FFFD)."""
+    fixed = []
+    for a in sys.argv:
+        if any("\ud800" <= ch <= "\udfff" for ch in a):
+            try:
+                a = os.fsencode(a).decode("utf-8", "replace")
+            except UnicodeError:  # not bytes in disguise: drop the lone surrogates
+                a = a.encode("utf-8", "replace").decode("utf-8")
+        fixed.append(a)
+    sys.argv[:] = fixed
+
+
 def run(app, prog_name: str = "flamer") -> None:
     """Run a Typer app: usage errors in Korean on stderr with exit 2 (and as a
     JSON object on stdout when --json was given), domain errors already handled
     by the commands (exit 1), and never a traceback."""
+    fix_argv()
     argv = sys.argv[1:]
     as_json = _wants_json(argv)
     if not _normalise_complete_var(prog_name):

@@ -470,7 +470,9 @@ def html_to_pdf(html: str, out_path, *, base_url=None) -> None:
             fd, tmp = tempfile.mkstemp(prefix=".flamer-", suffix=".pdf", dir=str(out.parent.resolve()))
             os.close(fd)
         except OSError as exc:
-            raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({exc.strerror or exc}).") from None
+            from .errors import os_reason
+
+            raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({os_reason(exc)}).") from None
     facts = scan(html)
     fetcher = weasyprint.URLFetcher(allowed_protocols={"data", "file"}, timeout=5)
     loggers = [logging.getLogger(name) for name in ("weasyprint", "weasyprint.progress", "fontTools")]
@@ -492,11 +494,21 @@ def html_to_pdf(html: str, out_path, *, base_url=None) -> None:
         if tmp is None:
             document.write_pdf(out_path)
         else:
-            document.write_pdf(tmp)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)  # mkstemp made it private; a PDF is for sharing
-            os.replace(tmp, out)
+            try:
+                document.write_pdf(tmp)
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(tmp, 0o666 & ~umask)  # mkstemp made it private; a PDF is for sharing
+                # the rename replaces whatever is at out: only ever a regular file (never a link, a
+                # device, a FIFO or a folder), checked again now, after the rendering
+                from .outfile import check_target
+
+                check_target(str(out), "-o", "PDF 파일")
+                os.replace(tmp, out)
+            except OSError as exc:
+                from .errors import os_reason
+
+                raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({os_reason(exc)}).") from None
             tmp = None
     finally:
         if tmp is not None:

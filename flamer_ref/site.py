@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote, unquote
 
-from .errors import BadInput, FlamerError
+from .errors import BadInput, FlamerError, os_reason
 
 MARKER = ".flamer-site.json"
 GENERATOR = "flamer site"
@@ -314,41 +314,111 @@ def summary(files: dict[str, str], corpus, as_of: str, out_dir: str, removed: li
 
 
 # ------------------------------------------------------------------ write ----
+class _Corrupt(Exception):
+    """The folder's .flamer-site.json is there but is not a list this command wrote."""
+
+
 def _owned(out: Path) -> set[str] | None:
-    """The files a previous `flamer site` wrote into out (None: not a flamer site folder)."""
+    """The files a previous `flamer site` wrote into out (None: no list there). Raises _Corrupt
+    for a list that cannot be read or is not ours (or is not a regular file)."""
+    import stat
+
     marker = out / MARKER
-    if not marker.is_file():
+    try:
+        st = os.lstat(marker)
+    except FileNotFoundError:
         return None
+    except OSError:
+        raise _Corrupt() from None
+    if not stat.S_ISREG(st.st_mode):
+        raise _Corrupt()
     try:
         data = json.loads(marker.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
+        raise _Corrupt() from None
     if not isinstance(data, dict) or data.get("generator") != GENERATOR or not isinstance(data.get("files"), list):
-        return None
+        raise _Corrupt()
     return {f for f in data["files"] if isinstance(f, str) and _safe_rel(f)}
 
 
 def _safe_rel(rel: str) -> bool:
     p = PurePosixPath(rel)
-    return bool(rel) and not p.is_absolute() and ".." not in p.parts and "\\" not in rel and p.name != MARKER
+    return (bool(rel) and not p.is_absolute() and ".." not in p.parts and "." not in rel.split("/")
+            and "\\" not in rel and "\x00" not in rel and p.name != MARKER)
+
+
+def _link_in_way(out: Path, rel: str) -> bool:
+    """Is any folder on the way from out to rel (inside the site folder) something other than a
+    real folder — a symbolic link above all? (A missing folder is not in the way: it is made.)"""
+    import stat
+
+    cur = out
+    for part in PurePosixPath(rel).parts[:-1]:
+        cur = cur / part
+        try:
+            st = os.lstat(cur)
+        except FileNotFoundError:
+            return False
+        if not stat.S_ISDIR(st.st_mode):
+            return True
+    return False
+
+
+def _inside(out: Path, path: Path) -> bool:
+    root = os.path.realpath(out)
+    return os.path.commonpath([root, os.path.realpath(path)]) == root
+
+
+def _remove_owned(out: Path, rel: str) -> bool:
+    """Remove out/rel if it is a regular file reached through real folders inside out only
+    (never through a symbolic link); True when removed."""
+    import stat
+
+    path = out / rel
+    if _link_in_way(out, rel) or not _inside(out, path.parent):
+        return False
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    path.unlink()
+    return True
 
 
 def check_target(out_dir: str, files=None) -> set[str]:
     """May a site be written into out_dir? Returns the files a previous build wrote there (empty
     for a new or empty folder); raises BadInput for a file, for a folder with files and no list
-    of ours, and (given the files about to be written) for a file of someone else's in the way."""
+    of ours (or a damaged list), for a symbolic link inside the folder on the way to a file about
+    to be written, and (given those files) for a file of someone else's in the way."""
+    if not out_dir or not str(out_dir).strip():
+        raise BadInput("빈 경로입니다. 사이트를 쓸 폴더 이름을 주세요.")
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise BadInput(f"{out_dir}: 폴더가 아니라 파일입니다. 사이트를 쓸 빈 폴더(또는 없는 폴더) 이름을 주세요.")
     if not out.is_dir():
         return set()
-    owned = _owned(out)
+    try:
+        owned = _owned(out)
+    except _Corrupt:
+        raise BadInput(f"{out_dir}: flamer site의 파일 목록({MARKER})이 망가졌거나 flamer site가 쓴 것이 아닙니다. "
+                       "다른 파일을 지우거나 덮어쓰지 않도록 멈춥니다. 빈 폴더나 새 폴더 이름을 주세요.") from None
     if owned is None:
-        if any(out.iterdir()):
+        try:
+            busy = any(out.iterdir())
+        except OSError as exc:
+            raise BadInput(f"{out_dir}: 폴더를 읽을 수 없습니다 ({os_reason(exc)}).") from None
+        if busy:
             raise BadInput(f"{out_dir}: 비어 있지 않은 폴더이고 flamer site가 만든 폴더도 아닙니다({MARKER} 없음). "
                            "다른 파일을 덮어쓰지 않도록 멈춥니다. 빈 폴더나 새 폴더 이름을 주세요.")
         return set()
-    clash = sorted(p for p in (files or ()) if p not in owned and (out / p).exists())
+    linked = sorted(p for p in (files or ()) if _link_in_way(out, p))
+    if linked:
+        shown = ", ".join(linked[:5]) + (f" 외 {len(linked) - 5}개" if len(linked) > 5 else "")
+        raise BadInput(f"{out_dir}: 이번에 쓸 파일로 가는 길에 폴더가 아닌 것(심볼릭 링크 등)이 있습니다: {shown}. "
+                       "폴더 밖에 쓰지 않도록 멈춥니다. 옮기거나 지운 뒤 다시 실행하세요.")
+    clash = sorted(p for p in (files or ()) if p not in owned and os.path.lexists(out / p))
     if clash:
         shown = ", ".join(clash[:5]) + (f" 외 {len(clash) - 5}개" if len(clash) > 5 else "")
         raise BadInput(f"{out_dir}: flamer site가 쓰지 않은 파일이 이번에 쓸 자리에 있습니다: {shown}. "
@@ -373,19 +443,20 @@ def write_site(files: dict[str, str], out_dir: str, as_of: str) -> list[str]:
             os.replace(tmp, path)
         removed = []
         for rel in sorted(owned - set(files)):
-            path = out / rel
-            if path.is_file():
-                path.unlink()
+            if _remove_owned(out, rel):
                 removed.append(rel)
-                parent = path.parent
-                while parent != out and parent.is_dir() and not any(parent.iterdir()):
+                parent = (out / rel).parent
+                while parent != out and not parent.is_symlink() and parent.is_dir() and not any(parent.iterdir()):
                     parent.rmdir()
                     parent = parent.parent
-        (out / MARKER).write_text(json.dumps({"generator": GENERATOR, "version": __version__, "as_of": as_of,
-                                              "files": sorted(files)}, ensure_ascii=False, indent=1) + "\n",
-                                  encoding="utf-8")
+        marker = out / MARKER
+        if marker.is_symlink():
+            marker.unlink()
+        marker.write_text(json.dumps({"generator": GENERATOR, "version": __version__, "as_of": as_of,
+                                      "files": sorted(files)}, ensure_ascii=False, indent=1) + "\n",
+                          encoding="utf-8")
     except OSError as exc:
-        raise BadInput(f"{out_dir}: 사이트를 쓸 수 없습니다 ({exc.strerror or exc}).") from None
+        raise BadInput(f"{out_dir}: 사이트를 쓸 수 없습니다 ({os_reason(exc)}).") from None
     return removed
 
 

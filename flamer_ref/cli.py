@@ -720,6 +720,15 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
         _emit_result(out, as_json, fmt, runner.refs(corpus, out))
         return
     if all_branches:
+        if scn.kind == "round":  # the orders of the round's 전투턴
+            out = runner.round_branches(scn, corpus, as_of)
+            if out["branches"] and all(b["error"] for b in out["branches"]):
+                from .errors import FlamerError
+
+                raise FlamerError(out["branches"][0]["error"])
+            if not _brief(out):
+                _emit_result(out, as_json, fmt, runner.refs(corpus, out))
+            return
         if not combat:
             res = runner.result_json(scn, corpus, as_of)
             out = {"kind": "branches", "file": file, "fixed_by_file": True, "orders_tried": 1, "distinct": 1,

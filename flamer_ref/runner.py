@@ -313,6 +313,75 @@ def branches(scn: Scenario, corpus, as_of: str | None) -> dict:
     return out
 
 
+def _round_outcome(res: dict) -> dict:
+    """What counts as the outcome of a whole round (the grouping key of round_branches): the end
+    state and the gaps; prisoners, fragments and removed pieces are sets (their order is the
+    combat order's alone)."""
+    final = dict(res["final"])
+    final["prisoners"] = {s: sorted(v) for s, v in final["prisoners"].items()}
+    for k in ("fragments", "removed"):
+        final[k] = sorted(final.get(k) or [])
+    return {"ended": res["ended"], "final": final,
+            "unresolved": sorted({f"{u['reason']}@{u.get('turn') or '-'}@{u.get('cell') or '-'}"
+                                  for u in res["unresolved"]})}
+
+
+def round_branches(scn, corpus, as_of: str | None) -> dict:
+    """--all-branches for kind round: the orders of the round's 전투턴 (the board after its
+    이동턴) → the distinct outcomes of the whole round. As in branches(): an order fixed by the
+    file gives one branch, independent cells one branch (note ``independent``), past
+    MAX_BRANCH_ORDERS the rest are not run (``capped``). A 전투턴 with fewer than two combat cells
+    has no order to choose (note ``round-no-combat`` or ``round-one-cell``)."""
+    from dataclasses import replace
+
+    from .engine.round import round_combat
+
+    cscn = round_combat(scn, corpus, as_of)
+    enc: list[str] = []
+    if cscn is not None:
+        sides_at: dict[str, set] = {}
+        for p in cscn.pieces:
+            sides_at.setdefault(p.cell, set()).add(p.side)
+        enc = [c for c in cscn.cells if len(sides_at.get(c, ())) == 2]
+    note, total, fixed = None, None, False
+    if scn.combat_order is not None and len(enc) > 1:
+        orders, fixed = [tuple(scn.combat_order)], True
+    elif len(enc) < 2:
+        orders, note = [()], "round-no-combat" if not enc else "round-one-cell"
+    else:
+        orders = combat_orders(cscn, corpus) or [()]
+        if len(orders) > 1 and _cells_independent(cscn):
+            orders, note = orders[:1], "independent"
+        elif len(orders) > MAX_BRANCH_ORDERS:
+            total, orders, note = len(orders), orders[:MAX_BRANCH_ORDERS], "capped"
+    groups: list[dict] = []
+    for order in orders:
+        try:
+            one = scn if fixed or not order else replace(scn, combat_order=tuple(order))
+            res, err = result_json(one, corpus, as_of), None
+        except (DataError, Forbidden) as exc:
+            res, err = None, exc.message
+        key = json.dumps(_round_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
+        for g in groups:
+            if g["_key"] == key:
+                g["orders"].append(list(order))
+                break
+        else:
+            groups.append({"_key": key, "orders": [list(order)], "outcome": res, "error": err,
+                           "as_of": res["as_of"] if res else as_of})
+    for g in groups:
+        g.pop("_key")
+        if note in ("round-no-combat", "round-one-cell"):
+            g["orders"] = []  # no order was chosen
+    out = {"kind": "branches", "file": scn.file, "fixed_by_file": fixed, "orders_tried": len(orders),
+           "distinct": len(groups), "branches": groups, "combat_cells": enc}
+    if note:
+        out["note"] = note
+    if total is not None:
+        out["orders_total"] = total
+    return out
+
+
 # --------------------------------------------------------------- examples ----
 def _expect(exp, act, path: str, out: list) -> None:
     """Only the keys given in exp are compared; lists of names compare as sets of names."""

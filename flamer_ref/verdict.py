@@ -275,14 +275,19 @@ def branches(data: dict) -> dict:
             outs.append({"orders": br.get("orders"), "error": br["error"], "cells": []})
             continue
         if o.get("kind", "combat") != "combat":
-            outs.append({"orders": br.get("orders"), "error": None, "cells": [], "turn": build(o)})
+            # a round's branches differ in its 전투턴: its combat cells are part of the summary
+            fought = next((t["result"] for t in o.get("turns") or () if t.get("turn") == "combat"), {})
+            cells = [{"cell": cell, "status": cell_status(c), "side": c.get("occupant"), "rounds": c.get("rounds", 0)}
+                     for cell, c in (fought.get("cells") or {}).items()]
+            outs.append({"orders": br.get("orders"), "error": None, "cells": cells, "turn": build(o)})
             continue
         cells = [{"cell": cell, "status": cell_status(c), "side": c.get("occupant"), "rounds": c.get("rounds", 0)}
                  for cell, c in (o.get("cells") or {}).items()]
         outs.append({"orders": br.get("orders"), "error": None, "cells": cells})
     return {"kind": "branches", "fixed": bool(data.get("fixed_by_file")), "tried": data.get("orders_tried", 1),
             "distinct": data.get("distinct", len(outs)), "outcomes": outs, "no_choices": data.get("note") == "no-choices",
-            "independent": data.get("note") == "independent", "total": data.get("orders_total")}
+            "independent": data.get("note") == "independent", "total": data.get("orders_total"),
+            "round_note": data.get("note") if data.get("note") in ("round-no-combat", "round-one-cell") else None}
 
 
 __all__ = ["build", "cell_status"]

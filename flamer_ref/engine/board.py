@@ -124,6 +124,8 @@ def board_from_spec(spec: dict) -> Board:
     for cell, value in (spec.get("values") or {}).items():
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
             raise BoardError(f"board.values.{cell}", "board-value", cell=cell, value=value)
+        if value is not None and value < 0:  # a cell's value is income in 도르 (supply.income): never below 0
+            raise BoardError(f"board.values.{cell}", "board-value-negative", cell=cell, value=value)
     adj = spec.get("adjacency", "square8")
     if not isinstance(adj, str):
         raise BoardError("board.adjacency", "board-adjacency-not-name", options=list(_STEPS))

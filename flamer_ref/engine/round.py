@@ -236,6 +236,7 @@ class _Round:
         self.assumed: list = list(scn.assumed)
         self.turns: list[dict] = []
         self.ended: dict | None = None
+        self.combat_scenario: Scenario | None = None
         self._order = len(self.pieces)
 
     # ------------------------------------------------------------ helpers
@@ -419,6 +420,7 @@ class _Round:
             try:
                 check_response_order(cscn.response, self.player, self.opponent, scn.file, self.corpus)
                 res = simulate(cscn, self.corpus, as_of=self.as_of).to_json()
+                self.combat_scenario = cscn  # what the 전투턴 fought (runner.round_branches reads it)
                 break
             except Forbidden as exc:
                 key = exc.where.get("key") or ""
@@ -459,9 +461,11 @@ class _Round:
             self.turns.append({"turn": "response", "result": {
                 "opened_by": self.opponent, "declarations": [e for e in declared if e["type"] == "declare"],
                 "events": declared, "errors": errors["response"], "unresolved": []}})
-        elif not response:
+        else:
+            # 대응턴 page: "조우가 없거나 상대가 발동을 원치 않으면 이 턴은 건너뜁니다" — with an encounter but
+            # no declaration the turn is skipped, not run (the page's numbering stays: 5. 전투턴)
             self.events.append({"type": "skipped", "turn": "response", "why": "no-declaration",
-                                "rule": "response.when"})
+                                "rule": "response.opener"})
         self.start("combat")
         res["errors"] = errors["combat"]
         self.turns.append({"turn": "combat", "result": res})
@@ -485,9 +489,8 @@ class _Round:
         placed, errors, events = [], [], []
         f = self.fields.get(self.player)
         items = self.scn.produce
+        at = len(self.unresolved)  # the placement-cell gap goes here once the placed pieces are known
         if items:
-            self.gap("production", "production-cell-unknown", cells=sorted({x.cell for x in items}, key=cell_sort_key),
-                     rule="production.placement")
             if f is None:
                 self.gap("production", "production-field-unknown", cards=sorted({x.card for x in items}),
                          rule="production.requires-active")
@@ -563,6 +566,10 @@ class _Round:
                            "cost": cost, "activated": activated})
             events.append({"type": "place", "produce": idx, "piece": pid, "card": card, "cell": cell,
                            "state": "mobile", "rule": "production.placement"})
+        if placed:  # the pages do not say where a produced piece goes: a gap for the pieces actually placed
+            self.unresolved.insert(at, {"reason": "production-cell-unknown", "turn": "production",
+                                        "cells": sorted({x["cell"] for x in placed}, key=cell_sort_key),
+                                        "rule": "production.placement"})
         self.turns.append({"turn": "production", "result": {
             "placed": placed, "errors": errors, "events": events, "dor": dict(self.dor),
             "unresolved": [u for u in self.unresolved if u["turn"] == "production"]}})
@@ -632,8 +639,7 @@ class _Round:
         return out
 
 
-def run_round(scn: RoundScenario, corpus, as_of: str | None = None) -> RoundResult:
-    as_of = as_of or scn.as_of or corpus.latest_date()
+def _play(scn: RoundScenario, corpus, as_of: str) -> _Round:
     r = _Round(scn, corpus, as_of)
     r.victory()
     if r.ended is None:
@@ -642,6 +648,18 @@ def run_round(scn: RoundScenario, corpus, as_of: str | None = None) -> RoundResu
         r.combat(encounters)
         r.production()
         r.blackout()
+    return r
+
+
+def round_combat(scn: RoundScenario, corpus, as_of: str | None = None) -> Scenario | None:
+    """The combat scenario the round's 전투턴 fought (the board after its 이동턴, the declarations
+    that stood), or None when no 전투턴 ran: what --all-branches enumerates the orders of."""
+    return _play(scn, corpus, as_of or scn.as_of or corpus.latest_date()).combat_scenario
+
+
+def run_round(scn: RoundScenario, corpus, as_of: str | None = None) -> RoundResult:
+    as_of = as_of or scn.as_of or corpus.latest_date()
+    r = _play(scn, corpus, as_of)
     if scn.outside:
         r.unresolved.insert(0, {"reason": "outside-example-board", "turn": None, "cells": list(scn.outside),
                                 "rule": "move.off-board"})

@@ -171,7 +171,7 @@ def build() -> dict:
             "width": {"type": "integer", "minimum": 1}, "height": {"type": "integer", "minimum": 1},
             "adjacency": _enum(ADJACENCY_VALUES, ("square8", "square4", "hex")), "sea": cells, "cells": cells,
             "neighbors": {"type": "object", "additionalProperties": cells}, "label": {"type": "string"},
-            "values": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "values": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
             "homes": {"type": "object", "additionalProperties": cells},
         }),
         "action": _object("action", {

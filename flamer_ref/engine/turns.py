@@ -44,7 +44,10 @@ def _board(doc, sink, corpus) -> tuple[Board | None, list[dict]]:
     except BoardError as exc:
         sub = exc.key.split(".", 1)[1] if "." in exc.key else None
         inner = doc.get("board")
-        if sub and isinstance(inner, dict) and sub in inner:
+        values = inner.get("values") if isinstance(inner, dict) else None
+        if exc.code.startswith("board-value") and isinstance(values, dict) and exc.params.get("cell") in values:
+            sink.add(values, exc.params["cell"], exc.key, exc.code, **exc.params)  # the line of that cell's value
+        elif sub and isinstance(inner, dict) and sub in inner:
             sink.add(inner, sub, exc.key, exc.code, **exc.params)  # the line of the offending board key
         else:
             sink.add(doc, "board", exc.key, exc.code, **exc.params)

@@ -238,3 +238,11 @@ def test_cache_dir_function_is_always_absolute(monkeypatch, tmp_path):
     monkeypatch.delenv("FLAMER_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", "relative")
     assert cache_dir() == tmp_path / ".cache" / "flamer_ref"
+
+
+def test_bidi_overrides_are_shown_not_obeyed():
+    """A title or id with U+202E (right-to-left override) would make the terminal show text reversed."""
+    from flamer_ref.terminal import clean
+
+    assert clean("a\u202eb\u2066c") == "a<U+202E>b<U+2066>c"
+    assert clean("평범한 글") == "평범한 글"

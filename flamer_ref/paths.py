@@ -46,4 +46,8 @@ def cache_dir() -> Path | None:
         base = os.path.join(home, ".cache")
     else:
         return None  # no home to put it in: parse every time rather than write into the current directory
+    if env:
+        inside = os.path.normpath(os.path.join(base, env))
+        if os.path.commonpath([inside, os.path.normpath(base)]) != os.path.normpath(base):
+            env = None  # ../../elsewhere would leave the cache home: keep the default folder instead
     return Path(base) / (env or "flamer_ref")

@@ -35,7 +35,7 @@ def _picture(o: int) -> str:
 _CODES = [o for o in range(0xA0) if o < 0x20 and o not in (0x09, 0x0A) or o >= 0x7F]
 # bidirectional overrides and isolates (U+202A–202E, U+2066–2069) can make a terminal show text in another
 # order than it is ("Trojan Source"): shown as their code point instead
-_BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200B, 0x200E, 0x200F, 0x2060, 0xFEFF]  # + invisible marks
 _TABLE = {o: _picture(o) for o in _CODES} | {o: f"<U+{o:04X}>" for o in _BIDI}
 _JSON_TABLE = {o: f"\\u{o:04x}" for o in _CODES if o >= 0x7F}
 
@@ -48,7 +48,7 @@ def _has(text: str, json: bool = False) -> bool:
     if _ANY_CONTROL is None:
         import re
 
-        _ANY_CONTROL = (re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"),
+        _ANY_CONTROL = (re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]"),
                         re.compile("[\x7f-\x9f]"))
     return _ANY_CONTROL[1 if json else 0].search(text) is not None
 

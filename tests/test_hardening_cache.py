@@ -231,3 +231,14 @@ def test_validate_example_board_as_list(tree):
     _clean_error(validate(tree.root), "rules/boards/example.yaml", "매핑")
     tree.write("rules/boards/example.yaml", "width: 7\nheight: 6\nadjacency: square8\n")
     assert validate(tree.root).returncode == 0
+
+
+def test_relative_cache_dir_cannot_leave_the_cache_home(monkeypatch, tmp_path):
+    """FLAMER_CACHE_DIR=../../elsewhere used to create folders outside ~/.cache (adversarial review)."""
+    from flamer_ref.paths import cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cachehome"))
+    monkeypatch.setenv("FLAMER_CACHE_DIR", "../../escape")
+    assert cache_dir() == tmp_path / "cachehome" / "flamer_ref"
+    monkeypatch.setenv("FLAMER_CACHE_DIR", "mine/sub")
+    assert cache_dir() == tmp_path / "cachehome" / "mine" / "sub"

@@ -246,3 +246,9 @@ def test_bidi_overrides_are_shown_not_obeyed():
 
     assert clean("a\u202eb\u2066c") == "a<U+202E>b<U+2066>c"
     assert clean("평범한 글") == "평범한 글"
+
+
+def test_invisible_marks_are_shown():
+    from flamer_ref.terminal import clean
+
+    assert clean("a\u200bb\u200fc\ufeff") == "a<U+200B>b<U+200F>c<U+FEFF>"

@@ -569,7 +569,7 @@ def example(
                 sys.stderr.write(render("scenario/example_note.txt.j2", **out))
             sys.stdout.write(out["yaml"])
             return
-        if example_id:
+        if example_id is not None:  # '' is an empty id (an error), not 'list them all'
             _emit(do_example(_corpus(), example_id), as_json, "cli/example.txt.j2")
         else:
             _emit(examples_list(_corpus()), as_json, "cli/examples.txt.j2")

@@ -51,7 +51,13 @@ def _id_candidates(corpus: Corpus, query: str, table: dict, title_key: str, n: i
     return [(keys[i], table[keys[i]][title_key]) for _, _, i in hits]
 
 
+def _not_blank(value, what: str) -> None:
+    if isinstance(value, str) and not value.strip():
+        raise BadInput(f"{what} id가 비어 있습니다.")
+
+
 def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
+    _not_blank(rule_id, "조항")
     as_of = check_date(as_of) or corpus.latest_date()
     if rule_id in corpus.interpretations:
         it = corpus.interpretations[rule_id]
@@ -280,12 +286,14 @@ def faq(corpus: Corpus, faq_id: str | None = None) -> dict:
 
     if faq_id is None:
         return {"faq": [view(f) for f in corpus.faq.values()]}
+    _not_blank(faq_id, "FAQ")
     if faq_id not in corpus.faq:
         raise NotFound(f"FAQ {_quoted(faq_id, '이/가')} 없습니다.", _id_candidates(corpus, faq_id, corpus.faq, "question"))
     return {"faq": [view(corpus.faq[faq_id])]}
 
 
 def example(corpus: Corpus, example_id: str) -> dict:
+    _not_blank(example_id, "예시")
     e = corpus.examples.get(example_id)
     if e is None:
         raise NotFound(f"예시 {_quoted(example_id, '이/가')} 없습니다.", _id_candidates(corpus, example_id, corpus.examples, "title"))

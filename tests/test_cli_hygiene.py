@@ -471,3 +471,15 @@ def test_search_hit_on_a_ruling_points_to_flamer_rule():
     assert "→ flamer rule ruling." in p.stdout and "flamer rulings" not in p.stdout
     rid = re.search(r"→ flamer rule (ruling\.\S+)", p.stdout).group(1)
     assert run("rule", rid).returncode == 0
+
+
+@pytest.mark.parametrize("cmd, what", [("rule", "조항"), ("faq", "FAQ"), ("example", "예시")])
+def test_an_empty_id_says_it_is_empty(cmd, what):
+    """`rule ''` listed random suggestions and `example ''` listed every example (adversarial review);
+    like `card ''`, an empty id is named as empty."""
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "flamer_ref", cmd, ""], capture_output=True, text=True,
+                       encoding="utf-8")
+    assert p.returncode == 1 and f"{what} id가 비어 있습니다" in p.stderr and p.stdout == ""

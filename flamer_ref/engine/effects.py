@@ -153,6 +153,20 @@ class _Sink:
         presentation layer (templates/problems/scenario.txt.j2)."""
         self.problems.append(Problem(self.file, _line(obj, key), where, code=code, params=params))
 
+    def mappings(self, doc, key, path: str, list_code: str, item_code: str, /, **params):
+        """(index, where, item) for each mapping in the list doc[key] (absent: none); a value that is not
+        a list, or an item that is not a mapping, is reported (at doc's `key` line) and skipped."""
+        raw = doc.get(key) or []
+        if not isinstance(raw, list):
+            self.add(doc, key, path, list_code, **params)
+            return
+        for i, item in enumerate(raw):
+            where = f"{path}[{i}]"
+            if isinstance(item, dict):
+                yield i, where, item
+            else:
+                self.add(doc, key, where, item_code)
+
 
 def _cell_text(v) -> str | None:
     if isinstance(v, str) and v.strip():

@@ -145,16 +145,8 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
 
     # ----- the production and blackout turns
     produce = []
-    raw = doc.get("produce") or []
-    if not isinstance(raw, list):
-        sink.add(doc, "produce", "produce", "produce-not-list")
-        raw = []
     new_ids: set[str] = set()
-    for i, it in enumerate(raw):
-        where = f"produce[{i}]"
-        if not isinstance(it, dict):
-            sink.add(doc, "produce", where, "produce-not-mapping")
-            continue
+    for i, where, it in sink.mappings(doc, "produce", "produce", "produce-not-list", "produce-not-mapping"):
         if not _unknown_keys(sink, it, PRODUCE_KEYS, where):
             continue
         card = resolve_card(corpus, it.get("card"), sink, it, "card", f"{where}.card", pieces_only=True)
@@ -174,15 +166,7 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
         if card is not None and cell is not None:
             produce.append(Production(i, card, cell, pid, getattr(it, "line", None)))
     blackout = []
-    raw = doc.get("blackout") or []
-    if not isinstance(raw, list):
-        sink.add(doc, "blackout", "blackout", "blackout-not-list")
-        raw = []
-    for i, it in enumerate(raw):
-        where = f"blackout[{i}]"
-        if not isinstance(it, dict):
-            sink.add(doc, "blackout", where, "blackout-not-mapping")
-            continue
+    for i, where, it in sink.mappings(doc, "blackout", "blackout", "blackout-not-list", "blackout-not-mapping"):
         if not _unknown_keys(sink, it, BLACKOUT_KEYS, where):
             continue
         pid, to = it.get("piece"), it.get("to")

@@ -126,15 +126,7 @@ def parse_move_block(doc: dict, sink, ids: dict, prefix: str = "") -> tuple[list
         else:
             activate.append(k)
     moves: list[MoveOrder] = []
-    raw_moves = doc.get("moves") or []
-    if not isinstance(raw_moves, list):
-        sink.add(doc, "moves", f"{prefix}moves", "moves-not-list")
-        raw_moves = []
-    for i, m in enumerate(raw_moves):
-        where = f"{prefix}moves[{i}]"
-        if not isinstance(m, dict):
-            sink.add(doc, "moves", where, "move-not-mapping")
-            continue
+    for i, where, m in sink.mappings(doc, "moves", f"{prefix}moves", "moves-not-list", "move-not-mapping"):
         if not _unknown_keys(sink, m, MOVE_ITEM_KEYS, where):
             continue
         pid = m.get("piece")
@@ -310,15 +302,7 @@ def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[
     `field_actions.SIDE`) → FieldActions for apply_action; problems go to `sink`."""
     where_key = where_key or str(key)
     actions = []
-    raw_actions = doc.get(key) or []
-    if not isinstance(raw_actions, list):
-        sink.add(doc, key, where_key, "actions-not-list", key=where_key)
-        raw_actions = []
-    for i, a in enumerate(raw_actions):
-        where = f"{where_key}[{i}]"
-        if not isinstance(a, dict):
-            sink.add(doc, key, where, "action-not-mapping")
-            continue
+    for i, where, a in sink.mappings(doc, key, where_key, "actions-not-list", "action-not-mapping", key=where_key):
         verb = next((k for k in ACTION_KEYS if k in a), None)
         if verb is None:
             sink.add(a, None, where, "action-unknown")

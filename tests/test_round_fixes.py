@@ -9,23 +9,13 @@ import os
 import subprocess
 import sys
 import textwrap
-from functools import lru_cache
 
 import pytest
 
-from flamer_ref.engine.turns import parse_any, run_any
+from flamer_ref.engine.turns import parse_any
 from flamer_ref.errors import DataError
-from flamer_ref.render import word_result
 from flamer_ref.yamlio import parse_text
-
-BOARD = """\
-board:
-  width: 7
-  height: 6
-  adjacency: square8
-  homes: {BGM: ["5,5", "6,4"]}
-  values: {"0,2": 1, "2,2": 0, "3,0": 2, "5,0": 1, "2,4": 3, "4,4": 2, "1,5": 2}
-"""
+from test_round import BOARD, _corpus, sim, turn  # the same board, corpus and helpers as the round tests
 
 # 장면 1 → 장면 3 → 장면 5 of the pages as one round of DGM, without any response declaration
 SCENE = """\
@@ -60,18 +50,6 @@ response:
 """
 
 
-@lru_cache(maxsize=1)
-def _corpus():
-    from flamer_ref.corpus import load
-
-    return load()
-
-
-def sim(text: str) -> dict:
-    corpus = _corpus()
-    return word_result(run_any(parse_any(parse_text(textwrap.dedent(text), "r.yaml"), "r.yaml", corpus), corpus))
-
-
 def problems(text: str) -> list:
     corpus = _corpus()
     with pytest.raises(DataError) as exc:
@@ -82,12 +60,6 @@ def problems(text: str) -> list:
 def cli(*args, input=None):
     return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
                           encoding="utf-8", env=dict(os.environ), timeout=120, input=input)
-
-
-def turn(res: dict, name: str) -> dict:
-    hits = [t["result"] for t in res["turns"] if t["turn"] == name]
-    assert hits, (name, [t["turn"] for t in res["turns"]])
-    return hits[0]
 
 
 # ------------------------------------------------ 1. placement gap only for placed pieces ----

@@ -5,32 +5,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from typer.testing import CliRunner
 
 from flamer_ref.cli import app
-from flamer_ref.corpus import load
-from flamer_ref.engine.fieldplay import FieldPlay
-
-
-@pytest.fixture(scope="module")
-def db():
-    return load().cards
-
-
-def play(db, initial, actions, as_of="2026-09-25"):
-    f = FieldPlay(db, [None if x is None else (x, True) if isinstance(x, str) else (x["set"], False)
-                       for x in initial], as_of)
-    for i, a in enumerate(actions):
-        if "place" in a:
-            f.place(i, a["place"], a.get("slot", 0), a.get("face", "up") == "up")
-        elif "activate" in a:
-            f.activate(i, a["activate"])
-        elif "trash" in a:
-            f.trash(i, a["trash"])
-        elif "round" in a:
-            f.next_round(i)
-    return f.result()
+from test_fieldplay import db, play  # noqa: F401  (db is a fixture: the field tests' card table and driver)
 
 
 def test_a_partner_placed_after_the_amplifier_makes_no_bond(db):

@@ -1078,7 +1078,8 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     damp = {k: v for k, v in (("example", _EXAMPLE_DAMP), ("ruling", _RULING_DAMP)) if k not in named_kinds}
     if damp:
         results = [(e, sc - damp.get(kinds[e], 0.0)) for e, sc in results]
-    results = _intents(index, q, tokens, stops, per_token, weights, results, [v[0][1] for v in all_variants])
+    defq = _asks_definition(q, tokens, stops)  # "what is X": glossary bonus here, glossary first in the ranking
+    results = _intents(index, q, tokens, stops, per_token, weights, results, [v[0][1] for v in all_variants], defq)
     content = [v[0][1] for v, stop in zip(all_variants, stops) if not stop]
     if len(content) > 1:
         # the query's words side by side in the title or keywords: a small bonus,
@@ -1091,7 +1092,6 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     if named >= 0:
         results = [(i, sc) for i, sc in results if i != named] + [(named, 101.0)]
     ranked = []
-    defq = _asks_definition(q, tokens, stops)
     for e, score in results:
         eid, ekind = ids[e], kinds[e]
         if (kind and ekind != kind) or eid in excluded:
@@ -1152,7 +1152,7 @@ def _idf(df: int, total: int) -> float:
     return log(1.0 + (total - df + 0.5) / (df + 0.5))
 
 
-def _intents(index, q, tokens, stops, per_token, weights, results, forms=None):
+def _intents(index, q, tokens, stops, per_token, weights, results, forms=None, defq=False):
     """What the question asks for, beyond its words: 왜 → the FAQ entry that
     explains; a date → that date's rulings; a card's name with other words → the
     entries about that card doing something (its ability, the clauses naming it),
@@ -1176,7 +1176,7 @@ def _intents(index, q, tokens, stops, per_token, weights, results, forms=None):
         for e, _ in results:
             if kinds[e] in ("clause", "faq") and any(m in titles[e] for m in _LIMIT_MARKS):
                 bonus[e] = bonus.get(e, 0.0) + _LIMIT_BONUS
-    if _asks_definition(q, tokens, stops):
+    if defq:
         heads = index["heads"]
         content_t = [t for t in range(len(tokens)) if not stops[t]]
         for t in content_t:

@@ -154,6 +154,7 @@ def build_index(corpus) -> dict:
     lemmas: set[str] = set()
     names = []
     asked = asked_of(corpus)
+    synonyms = synonym_table(corpus)
     for idx, (_id, _kind, title, _text, head, body, *other) in enumerate(entries):
         for fld, text in ((TITLE, title), (KEYS, head), (BODY, body), (ASKED, asked.get(_id, ""))):
             ws = _words(text)
@@ -189,8 +190,8 @@ def build_index(corpus) -> dict:
         "heads": flat_heads,
         "names": names,
         "ruling_dates": {r["id"]: r["date"] for r in corpus.rulings.values()},
-        "synonyms": synonym_table(corpus),
-        "everyday": _everyday_table(synonym_table(corpus)),
+        "synonyms": synonyms,
+        "everyday": _everyday_table(synonyms),
     }
 
 

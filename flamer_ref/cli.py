@@ -854,9 +854,26 @@ def main() -> None:
 
     terminal.setup(json_mode=i18n._wants_json(sys.argv[1:]))  # any locale; control characters made visible
     try:
-        i18n.run(app)
-    finally:
-        terminal.finish()  # a closed or full stdout: one line on stderr, exit 1
+        try:
+            i18n.run(app)
+        finally:
+            terminal.finish()  # a closed or full stdout: one line on stderr, exit 1
+    except SystemExit as exc:
+        code = exc.code
+    else:
+        code = 0
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        sys.stderr.write(f"{code}\n")
+        code = 1
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    # everything is written and flushed: leave without tearing the interpreter down, which frees a
+    # loaded search index object by object (measured: ~25 ms of a 150 ms cold search on the ten-fold corpus)
+    os._exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -144,30 +144,32 @@ def usage_message(exc) -> str:
     return translate(exc.format_message() if isinstance(exc, cexc.ClickException) else str(exc))
 
 
+#: (pattern, flags, Korean) per click message; compiled on first use (re caches them), not at import:
+#: a command that runs without an error never needs them
 _MESSAGES = [
-    (re.compile(r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)", re.S),
+    (r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)", re.S,
      lambda m: f"쓰지 않는 인자가 더 있습니다: {m.group(1)} (값을 받지 않는 옵션 뒤에 값을 적었는지 확인하세요)"),
-    (re.compile(r"No such command '([^']+)'\.?(?: Did you mean (.+)\?)?"),
+    (r"No such command '([^']+)'\.?(?: Did you mean (.+)\?)?", 0,
      lambda m: f"그런 명령이 없습니다: {m.group(1)}" + (f". 혹시 {m.group(2).replace(chr(39), '')}?" if m.group(2) else "")),
-    (re.compile(r"Option '([^']+)' requires an argument\.?"), lambda m: f"옵션 {m.group(1)}에는 값이 필요합니다."),
-    (re.compile(r"Option '([^']+)' requires (\d+) arguments\.?"),
+    (r"Option '([^']+)' requires an argument\.?", 0, lambda m: f"옵션 {m.group(1)}에는 값이 필요합니다."),
+    (r"Option '([^']+)' requires (\d+) arguments\.?", 0,
      lambda m: f"옵션 {m.group(1)}에는 값이 {m.group(2)}개 필요합니다."),
-    (re.compile(r"Option '([^']+)' does not take a value\.?"), lambda m: f"옵션 {m.group(1)}에는 값을 붙일 수 없습니다."),
-    (re.compile(r"Argument '([^']+)' takes (\d+) values\.?"), lambda m: f"인자 {m.group(1)}에는 값이 {m.group(2)}개 필요합니다."),
-    (re.compile(r"No such option: (\S+)(?: Did you mean (\S+)\?)?"),
+    (r"Option '([^']+)' does not take a value\.?", 0, lambda m: f"옵션 {m.group(1)}에는 값을 붙일 수 없습니다."),
+    (r"Argument '([^']+)' takes (\d+) values\.?", 0, lambda m: f"인자 {m.group(1)}에는 값이 {m.group(2)}개 필요합니다."),
+    (r"No such option: (\S+)(?: Did you mean (\S+)\?)?", 0,
      lambda m: f"그런 옵션이 없습니다: {m.group(1)}" + (f". 혹시 {m.group(2)}?" if m.group(2) else "")),
-    (re.compile(r"Missing command\.?"), lambda m: "명령이 빠졌습니다."),
-    (re.compile(r"Could not open file '?(.+?)'?: (.+)"), lambda m: f"파일을 열 수 없습니다: {m.group(1)} ({m.group(2)})"),
-    (re.compile(r"Invalid value for '?([^':]+)'?(?: / '[^']+')*: (.+)", re.S),
+    (r"Missing command\.?", 0, lambda m: "명령이 빠졌습니다."),
+    (r"Could not open file '?(.+?)'?: (.+)", 0, lambda m: f"파일을 열 수 없습니다: {m.group(1)} ({m.group(2)})"),
+    (r"Invalid value for '?([^':]+)'?(?: / '[^']+')*: (.+)", re.S,
      lambda m: f"{m.group(1)}: {_value_message(m.group(2))}"),
-    (re.compile(r"Invalid value: (.+)", re.S), lambda m: _value_message(m.group(1))),
+    (r"Invalid value: (.+)", re.S, lambda m: _value_message(m.group(1))),
 ]
 
 
 def translate(message: str) -> str:
     """click's English message text in Korean (unknown text is kept)."""
-    for pattern, ko in _MESSAGES:
-        m = pattern.search(message)
+    for pattern, flags, ko in _MESSAGES:
+        m = re.search(pattern, message, flags)
         if m:
             return ko(m)
     return message
@@ -372,6 +374,23 @@ def fix_argv() -> None:
     sys.argv[:] = fixed
 
 
+def _narrowed(app, argv: list[str]):
+    """The app with only the command the arguments name (and the sub-groups, which keep it a group):
+    click builds every command's options before it parses, a few milliseconds of a lookup's start-up.
+    Anything else (no command, a misspelt one, an option first, completion) gets the whole app."""
+    if not argv or argv[0].startswith("-") or os.environ.get("_FLAMER_COMPLETE") or not app.registered_groups:
+        return app
+    named = [c for c in app.registered_commands
+             if (c.name or (c.callback.__name__ if c.callback else "").replace("_", "-")) == argv[0]]
+    if len(named) != 1:
+        return app
+    import copy
+
+    narrow = copy.copy(app)
+    narrow.registered_commands = named
+    return narrow
+
+
 def run(app, prog_name: str = "flamer") -> None:
     """Run a Typer app: usage errors in Korean on stderr with exit 2 (and as a
     JSON object on stdout when --json was given), domain errors already handled
@@ -401,7 +420,7 @@ def run(app, prog_name: str = "flamer") -> None:
         sys.exit(exit_code)
 
     try:
-        rv = app(prog_name=prog_name, standalone_mode=False)
+        rv = _narrowed(app, argv)(prog_name=prog_name, standalone_mode=False)
     except cexc.NoArgsIsHelpError as exc:  # bare `flamer` or a group without a command
         sys.stdout.write(exc.ctx.get_help() + "\n")
         sys.exit(0)

@@ -232,7 +232,7 @@ def search(
     kind: Optional[str] = typer.Option(None, "--kind", "-k", autocompletion=complete.choices(complete.SEARCH_KINDS),
                                        help="종류만: clause(조항), ruling(판정), faq, example(예시), card(카드), term(용어)."),
     as_of: Optional[str] = ASOF_OPT,
-    explain: bool = typer.Option(False, "--explain", help="상위 결과마다 검색어의 각 말이 무엇과 어떻게(원형·유의어·오타·초성) 맞았는지와 가중치."),
+    explain: bool = typer.Option(False, "--explain", help="상위 결과마다 검색어의 각 말이 무엇과 어떻게(원형·유의어·오타·초성) 맞았는지와 가중치, 질문 예와 닮은 정도."),
     as_json: bool = JSON_OPT,
 ):
     """규칙·판정·FAQ·예시·용어·카드를 한꺼번에 찾습니다. 문장으로 물어도 됩니다.
@@ -849,7 +849,7 @@ def scenario_new(
 
 
 def main() -> None:
-    """Entry point: run the app, turning click's usage errors into Korean (exit 2)."""
+    """Entry point: run the app, turning click's usage errors into Korean (exit 2). It ends the process."""
     from . import terminal
 
     terminal.setup(json_mode=i18n._wants_json(sys.argv[1:]))  # any locale; control characters made visible

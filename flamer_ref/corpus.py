@@ -24,7 +24,7 @@ from .errors import line_of as _line
 from .korean import josa
 from .paths import cache_dir, data_root
 
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 # citable ids (docs/DATA.md): lowercase ASCII words joined by dots or hyphens, at most 120 characters
 _ID_RE = re.compile(r"(?=.{1,120}\Z)[a-z0-9]+(?:[.-][a-z0-9]+)*")
 
@@ -341,7 +341,7 @@ def _signature(root: Path, files: list[Path]) -> str:
             crc, adl = zlib.crc32(chunk, crc), zlib.adler32(chunk, adl)
     # the cache layout depends on the code that builds it
     here = Path(__file__).parent
-    for name in ("corpus.py", "search.py", "korean.py"):
+    for name in ("corpus.py", "search.py", "korean.py", "similar.py"):
         st = (here / name).stat()
         part = f"|{name}|{st.st_size}|{st.st_mtime_ns}".encode()
         crc, adl = zlib.crc32(part, crc), zlib.adler32(part, adl)
@@ -450,7 +450,14 @@ def _valid_index(packed) -> bool:
         # the offsets must stay inside the blob (checked at the ends; the writer makes them monotone)
         if int.from_bytes(col[1][-4:], "little") != len(col[0]) or col[1][:4] != b"\x00\x00\x00\x00":
             return False
-    for name in _TABLES:
+    return _valid_tables(packed, [t for t in _TABLES if t in packed])
+
+
+def _valid_tables(packed, names) -> bool:
+    """The packed vocabulary tables named are there, with consistent sizes."""
+    if not isinstance(packed, dict):
+        return False
+    for name in names:
         t = packed.get(name)
         if not isinstance(t, dict):
             return False
@@ -488,23 +495,87 @@ def load_index(root: Path | str | None = None) -> dict:
     key = ("index", str(root), stem.name if stem else None)
     if key in _MEMO:
         return _MEMO[key]  # type: ignore[return-value]
+    from .search import LAZY_TABLES, _TABLES
+
     path = stem.with_name(stem.name + ".index") if stem else None
     packed = _read_cache(path, b"I")
     index = None
-    if packed is not None and _valid_index(packed):
+    if packed is not None and _valid_index(packed) and all(t in packed for t in _TABLES if t not in LAZY_TABLES):
         try:
             index = unpack_index(packed)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             index = None
     if index is None:
-        from .search import build_index, pack_index
-
-        packed = pack_index(build_index(load(root)))
-        if path is not None:
-            _write_cache(path, b"I", packed)  # retried here when an earlier write failed
+        packed = _write_index(stem, load(root))  # retried here when an earlier write failed
         index = unpack_index(packed)
+    # read on first need: the tables the cache keeps apart, and the likeness model
+    index["_more"] = lambda: _read_more(root, stem)
+    index["_similar_loader"] = lambda: load_similar(root, stem)
     _MEMO[key] = index
     return index
+
+
+def _write_index(stem: Path | None, corpus: Corpus) -> dict:
+    """Build the packed index and cache it as two files: `.index` (what every query reads) and
+    `.pairs` (LAZY_TABLES: read only by a query that needs one). Returns the whole packed index."""
+    from .search import LAZY_TABLES, build_index, pack_index
+
+    packed = pack_index(build_index(corpus))
+    if stem is not None:
+        # the rarely read part first: an `.index` is never there without its `.pairs`
+        if _write_cache(stem.with_name(stem.name + ".pairs"), b"P", {t: packed[t] for t in LAZY_TABLES}):
+            _write_cache(stem.with_name(stem.name + ".index"), b"I",
+                         {k: v for k, v in packed.items() if k not in LAZY_TABLES})
+    return packed
+
+
+def _read_more(root: Path, stem: Path | None) -> dict:
+    """The tables the index cache keeps apart (`.pairs`); when that file is missing or cannot be
+    trusted, the index is built again from the corpus (and both files written again)."""
+    from .search import LAZY_TABLES
+
+    more = _read_cache(stem.with_name(stem.name + ".pairs") if stem else None, b"P")
+    if isinstance(more, dict) and set(more) == set(LAZY_TABLES) and _valid_tables(more, LAZY_TABLES):
+        return more
+    packed = _write_index(stem, load(root))
+    return {t: packed[t] for t in LAZY_TABLES}
+
+
+def _valid_similar(packed) -> bool:
+    """A cached likeness model (similar.pack) has its five parts with consistent sizes."""
+    if not isinstance(packed, dict) or set(packed) != {"keys", "idf", "offs", "ents", "wts"}:
+        return False
+    if not all(isinstance(v, bytes) for v in packed.values()):
+        return False
+    n = packed["keys"].count(b"\x00") + 1 if packed["keys"] else 0
+    offs, ents, wts = packed["offs"], packed["ents"], packed["wts"]
+    count = len(wts) // 2  # 16-bit weights; entry numbers of 16 or 32 bits
+    return (len(packed["idf"]) == 4 * n and len(offs) == 4 * (n + 1) and len(wts) % 2 == 0
+            and len(ents) in (2 * count, 4 * count) and offs[:4] == b"\x00\x00\x00\x00"
+            and int.from_bytes(offs[-4:], "little") == count)
+
+
+def load_similar(root: Path | str | None = None, stem: Path | None = None):
+    """The likeness model of a data tree (flamer_ref/similar.py), from its own cache file next to the
+    index's; trained from the corpus when there is none (a search of one word never needs it)."""
+    from .similar import Model, pack, train
+
+    if stem is None:
+        root, _files, stem = _paths(root)
+    key = ("similar", str(root), stem.name if stem else None)
+    if key in _MEMO:
+        return _MEMO[key]
+    path = stem.with_name(stem.name + ".similar") if stem else None
+    packed = _read_cache(path, b"S")
+    if packed is None or not _valid_similar(packed):
+        from .search import similar_docs
+
+        packed = pack(train(similar_docs(load(root))))
+        if path is not None:
+            _write_cache(path, b"S", packed)
+    model = Model(packed)
+    _MEMO[key] = model
+    return model
 
 
 def _write_cache(path: Path, kind: bytes, obj) -> bool:
@@ -528,15 +599,13 @@ def _write_cache(path: Path, kind: bytes, obj) -> bool:
 
 
 def _write_caches(stem: Path, corpus: Corpus) -> None:
-    from .search import build_index, pack_index
-
     if not _write_cache(stem.with_name(stem.name + ".corpus"), b"C", corpus.to_plain()):
         return
     try:
-        _write_cache(stem.with_name(stem.name + ".index"), b"I", pack_index(build_index(corpus)))
+        _write_index(stem, corpus)
         for old in stem.parent.glob("*.corpus"):
             if old.name != stem.name + ".corpus":
-                for sfx in (".corpus", ".index"):
+                for sfx in (".corpus", ".index", ".pairs", ".similar"):
                     try:
                         old.with_suffix(sfx).unlink()
                     except OSError:

@@ -110,13 +110,18 @@ def entries_of(corpus) -> list[tuple]:
 def asked_of(corpus) -> dict[str, str]:
     """Entry id → the everyday questions players ask about it (rules/phrasings.yaml), as one text; an
     interpretation's questions go to its clause (interpretations are found through their clause)."""
+    return {k: " ".join(v) for k, v in asked_lists(corpus).items()}
+
+
+def asked_lists(corpus) -> dict[str, list[str]]:
+    """Entry id → its players' questions, one by one (see asked_of)."""
     out: dict[str, list[str]] = {}
     phr = getattr(corpus, "phrasings", None) or {}
     for eid, rec in phr.items():
         qs = rec["asked"]
         target = corpus.interpretations[eid]["clause"] if eid in corpus.interpretations else eid
         out.setdefault(target, []).extend(qs)
-    return {k: " ".join(v) for k, v in out.items()}
+    return out
 
 
 def _norm(w: str) -> str:
@@ -158,7 +163,8 @@ def build_index(corpus) -> dict:
     for idx, (_id, _kind, title, _text, head, body, *other) in enumerate(entries):
         for fld, text in ((TITLE, title), (KEYS, head), (BODY, body), (ASKED, asked.get(_id, ""))):
             ws = _words(text)
-            raw_words.update(ws)
+            if fld != ASKED:  # players' questions (typos and all) do not make a word one of the rules'
+                raw_words.update(ws)
             if (fld == KEYS and _kind != "example") or (fld == TITLE and _kind in ("term", "card")):
                 lemmas.update(ws)  # keywords and names: words as a player says them, without particles
             posting = idx * 4 + fld
@@ -195,6 +201,18 @@ def build_index(corpus) -> dict:
     }
 
 
+def similar_docs(corpus) -> list[tuple[int, str]]:
+    """What the likeness model (flamer_ref/similar.py) learns from: per entry (numbered as in the
+    index), its title, its keywords and its players' questions."""
+    asked_by = asked_lists(corpus)
+    docs = []
+    for idx, (_id, _kind, title, _text, head, *_rest) in enumerate(entries_of(corpus)):
+        for text in (title, head, *asked_by.get(_id, ())):
+            if text and text.strip():
+                docs.append((idx, text))
+    return docs
+
+
 def synonym_table(corpus) -> dict:
     """The thesaurus keyed by what a query word is reduced to (as jamo, no
     spaces): a noun as written (우리 편 → 우리편), a verb by its stem (때리다 →
@@ -216,6 +234,9 @@ def _name_forms(title: str, *aliases: str) -> set[str]:
 
 
 _TABLES = ("jamo", "jamo_pairs", "cho", "cho_pairs")
+#: tables a query seldom needs (초성, and pairs of words for a word typed with no space): the cache keeps
+#: them in a file of their own, read only when a query asks for one
+LAZY_TABLES = ("jamo_pairs", "cho", "cho_pairs")
 _COLUMNS = ("raw_words", "lemmas", "entries", "heads", "names")
 
 
@@ -313,6 +334,8 @@ class _Index(dict):
         if key == "_raw_set":
             value = set(packed["raw_words"].split("\x00")) if packed["raw_words"] else set()
         elif key in _TABLES:
+            if key not in packed:  # kept apart by the cache (LAZY_TABLES): read it now
+                packed.update(self["_more"]())
             value = _Table(packed[key])
         else:
             raise KeyError(key)
@@ -415,13 +438,15 @@ def _lookup(token: str, single: dict, pair: dict, cutoff: float,
             table_is_cho: bool = False, fuzzy: bool = True) -> list[tuple[dict, int, float, str]]:
     """Matches of one query form, (table, vocabulary index, score, how): exact or
     prefix hits when the form is a word of the corpus, else a fuzzy scan; pairs of
-    words catch missing spaces."""
+    words catch missing spaces (`pair` may be a function giving the table: it is
+    fetched only when needed)."""
     hits = [(single, vi, sc, "exact" if sc >= 100.0 else "prefix") for vi, sc in _prefixed(token, single)]
     exact = any(h[2] >= 100.0 for h in hits)
     if not exact and fuzzy:
         hits += [(single, vi, sc, "fuzzy") for vi, sc in _fuzzy(token, single, cutoff)]
     best = max((h[2] for h in hits), default=0.0)
     if best < 90.0 or table_is_cho:  # 초성 are short: ㅈㅇㅅ is 지원사격 and 조우 셀 alike
+        pair = pair() if callable(pair) else pair
         pair_hits = [(vi, sc, "joined") for vi, sc in _prefixed(token, pair)]
         if not pair_hits and fuzzy:
             pair_hits = [(vi, sc, "fuzzy") for vi, sc in _fuzzy(token, pair, cutoff)]
@@ -756,7 +781,13 @@ _SCENE_BONUS = 20.0
 _IDF_FLOOR = 0.2
 _LEN_POWER = 0.5  # a word weighs √(its length in jamo) times its idf (measured on 700 tune questions: 0.3–0.6 alike, 1.0 lower)
 _EXAMPLE_DAMP, _RULING_DAMP = 8.0, 3.0  # points off an example's and a ruling's score (measured)
-WEAK_SCORE = 55.0  # below this the best result is shown as 'the closest', not as the answer
+#: the weight of how much a query of two words or more reads like the entry's players' questions (similar.py),
+#: against the words' score, which weighs 1 (top 3 of 700 tune questions: 0 → 93.7%, 1.0 → 96.9%,
+#: 1.2 and 1.5 → 97.4%, 2.0 → 96.7%, 2.5 → 96.9%)
+_SIM_SHARE = 1.2
+_SIM_MIN_WORDS = 2
+_SIM_ONLY = 30  # at most this many entries enter the ranking by likeness alone
+WEAK_SCORE = 40.0  # below this the best result is shown as 'the closest', not as the answer (measured on 700 tune questions: 6% of them fall below, and their first result is right half as often as the rest)
 
 
 def _synonyms_for(tokens: list[str], index: dict) -> list[list[tuple[str, str, float, str]]]:
@@ -973,12 +1004,13 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
                         if tbl["keys"][vi][len(form):] in _VERB_TAILS or is_ending(tbl["keys"][vi][len(form):])]
             else:
                 # one jamo wrong in a one-syllable word (텬 → 턴) scores 66.7
-                hits = _lookup(form, index["jamo"], index["jamo_pairs"], 66.0 if len(form) == 3 else _JAMO_CUTOFF,
+                hits = _lookup(form, index["jamo"], lambda: index["jamo_pairs"], 66.0 if len(form) == 3 else _JAMO_CUTOFF,
                                fuzzy=fuzzy_ok)
                 if form != jamo(tok):
                     hits = [(t, vi, sc, "lemma" if how in ("exact", "prefix") else how) for t, vi, sc, how in hits]
                 for table, vi, sc, _ in hits:
-                    if sc > fixed[0] and table is index["jamo"]:
+                    # the correction is a word of the rules (a players' question may carry the same typo)
+                    if sc > fixed[0] and table is index["jamo"] and table["keys"][vi] in raw:
                         fixed = (sc, table["keys"][vi])
             _credit(hits, best, best_title, src)
         if weights[-1]:
@@ -1068,10 +1100,17 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
             scores[e] = scores.get(e, 0.0) + weight * s
         for e, s in best_title.items():
             title_scores[e] = title_scores.get(e, 0.0) + weight * s
+    # the score is a weighted mean of the words' score and how much the query reads like the entry's
+    # players' questions (similar.py); a lookup of one word is decided by that word alone
+    share = _SIM_SHARE if sum(1 for s in stops if not s) >= _SIM_MIN_WORDS else 0.0
+    sim = _similarity(index, q) if share else {}
     results = []
-    for e, s in scores.items():
+    # entries no query word matched come in by likeness alone when they are among the likest
+    likest = sorted(sim, key=sim.__getitem__, reverse=True)[:_SIM_ONLY] if sim else ()
+    for e in scores.keys() | set(likest):
+        s = scores.get(e, 0.0)
         score = ((1 - _TITLE_SHARE) * s + _TITLE_SHARE * title_scores.get(e, 0.0)) / total_w if total_w else 0.0
-        results.append((e, score))
+        results.append((e, (score + share * 100.0 * sim.get(e, 0.0)) / (1.0 + share)))
     # an example retells a clause in many words and matches a question's loose words in its
     # long body: the clause (or FAQ) that states the rule goes first when they score alike
     # (a ruling likewise, unless the question names its date); not when the query asks for that kind
@@ -1126,8 +1165,22 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
         r = {"id": eid, "kind": kinds[e], "title": titles[e], "text": texts[e], "score": round(min(-neg, 100.0), 1)}
         if details:
             r["matched_via"], r["explain"] = _provenance(e, tokens, stops, weights, total_w, per_token, sources)
+            r["likeness"] = round(100.0 * sim.get(e, 0.0), 1)
+            r["likeness_share"] = round(share / (1.0 + share), 2)
         out.append(r)
     return out
+
+
+def _similarity(index: dict, q: str) -> dict[int, float]:
+    """Entry → how much the query reads like its players' questions (0–1; similar.py). The model is
+    loaded from the data tree's cache (or trained) on the first query that needs it."""
+    model = dict.get(index, "_similar")
+    if model is None:
+        loader = dict.get(index, "_similar_loader")  # set by corpus.load_index
+        if loader is None:
+            return {}  # an index made by hand (a test's): words only
+        model = index["_similar"] = loader()
+    return model.similarity(q, len(index["ids"]))
 
 
 def _asks_definition(q: str, tokens: list[str], stops: list[bool]) -> bool:
@@ -1305,6 +1358,8 @@ def search_report(index: dict, query: str, *, kind: str | None = None, limit: in
     if not explain:
         for r in results:
             r.pop("explain", None)
+            r.pop("likeness", None)
+            r.pop("likeness_share", None)
     weak = bool(results) and results[0]["score"] < WEAK_SCORE
     out = {"query": query, "results": results, "weak": weak,
            "suggestions": suggestions(index, query, results) if weak or not results else []}

@@ -33,6 +33,7 @@ from flamer_ref.paths import data_root
 HANGUL = re.compile("[가-힣]")
 RULE = "combat.step7.sweep"
 QUERY = "정착 기물 공격"
+CHO_QUERY = "ㅈㅊ ㄱㅁ"  # 초성: reads the tables the index cache keeps apart (.pairs)
 #: the files `flamer rule combat.step7.sweep` reads its answer from (its clause, rulings, pages)
 RULE_DEPENDS = ("rules/clauses/", "rules/rulings.yaml", "rules/sources.yaml")
 
@@ -152,8 +153,9 @@ def clean_answers(clean_tree):
     v = invoke("validate", "--data", str(clean_tree), "--json", data=clean_tree)
     rule = invoke("rule", RULE, "--json", data=clean_tree)
     search = invoke("search", QUERY, "--json", data=clean_tree)
-    assert v.exit_code == rule.exit_code == search.exit_code == 0, (v.stderr, rule.stderr, search.stderr)
-    return {"rule": json.loads(rule.stdout), "search": json.loads(search.stdout)}
+    cho = invoke("search", CHO_QUERY, "--json", data=clean_tree)
+    assert v.exit_code == rule.exit_code == search.exit_code == cho.exit_code == 0, (v.stderr, rule.stderr, search.stderr)
+    return {"rule": json.loads(rule.stdout), "search": json.loads(search.stdout), "cho": json.loads(cho.stdout)}
 
 
 #: a longer local soak: FLAMER_FUZZ_SCALE=10 (cases ×10), FLAMER_FUZZ_SEED=N (another set of seeds)
@@ -233,7 +235,8 @@ def warm_cache(clean_tree, clean_answers, tmp_path_factory) -> Path:
     cache = tmp_path_factory.mktemp("cache")
     assert invoke("rule", RULE, "--json", data=clean_tree, cache=str(cache)).exit_code == 0
     assert invoke("search", QUERY, "--json", data=clean_tree, cache=str(cache)).exit_code == 0
-    assert sorted(p.suffix for p in cache.iterdir()) == [".corpus", ".index"]
+    # the corpus, the index (the tables a query seldom needs apart, in .pairs) and the likeness model
+    assert sorted(p.suffix for p in cache.iterdir()) == [".corpus", ".index", ".pairs", ".similar"]
     return cache
 
 
@@ -249,7 +252,8 @@ def test_corrupt_cache_never_changes_an_answer(seed, clean_tree, clean_answers, 
         hows.append(how)
         path.write_bytes(CORRUPTIONS[how](rng, path.read_bytes()))
     what = f"seed {seed}: {hows} in {[p.name for p in targets]}"
-    for args, key in ((["rule", RULE, "--json"], "rule"), (["search", QUERY, "--json"], "search")):
+    for args, key in ((["rule", RULE, "--json"], "rule"), (["search", QUERY, "--json"], "search"),
+                      (["search", CHO_QUERY, "--json"], "cho")):
         r = invoke(*args, data=clean_tree, cache=str(cache))
         assert r.exit_code == 0, (what, r.stderr)
         assert "내부 오류" not in r.stderr and "Traceback" not in r.stderr, (what, r.stderr)
@@ -257,5 +261,5 @@ def test_corrupt_cache_never_changes_an_answer(seed, clean_tree, clean_answers, 
     # the damage is repaired: the next run reads a sound cache again, and nothing is left behind
     assert not list(cache.glob("*.tmp")), what
     for path in cache.iterdir():
-        kind = b"C" if path.suffix == ".corpus" else b"I"
+        kind = {".corpus": b"C", ".index": b"I", ".pairs": b"P", ".similar": b"S"}[path.suffix]
         assert corpus_mod._read_cache(path, kind) is not None, (what, path.name)

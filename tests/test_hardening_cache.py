@@ -30,7 +30,8 @@ def _answers(root: Path):
     c = corpus_mod.load(root)
     idx = corpus_mod.load_index(root)
     hits = [r["id"] for r in search(idx, "첫째")]
-    return c.to_plain(), hits
+    hits_cho = [r["id"] for r in search(idx, "ㅊㅉ")]  # 초성: reads the tables the cache keeps apart (.pairs)
+    return c.to_plain(), hits, hits_cho
 
 
 def _cache_file(cache: Path, suffix: str) -> Path:
@@ -59,7 +60,7 @@ CORRUPTIONS = {
 }
 
 
-@pytest.mark.parametrize("suffix,kind", [(".corpus", b"C"), (".index", b"I")])
+@pytest.mark.parametrize("suffix,kind", [(".corpus", b"C"), (".index", b"I"), (".pairs", b"P")])
 @pytest.mark.parametrize("how", sorted(CORRUPTIONS))
 def test_corrupt_cache_file_is_rebuilt_and_answers_stay_correct(tmp_path, monkeypatch, suffix, kind, how):
     root = write_minimal_corpus(tmp_path / "data").root
@@ -74,7 +75,7 @@ def test_corrupt_cache_file_is_rebuilt_and_answers_stay_correct(tmp_path, monkey
     assert corpus_mod._read_cache(_cache_file(cache, ".index"), b"I") is not None
 
 
-@pytest.mark.parametrize("suffix", [".corpus", ".index"])
+@pytest.mark.parametrize("suffix", [".corpus", ".index", ".pairs"])
 def test_cache_path_that_is_a_folder_or_fifo_is_skipped(tmp_path, monkeypatch, suffix):
     root = write_minimal_corpus(tmp_path / "data").root
     cache = tmp_path / "cache"

@@ -331,7 +331,7 @@ def test_full_disk_leaves_no_temp_file_and_answers_stay(tmp_path, monkeypatch):
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(cache))
     corpus_mod._MEMO.clear()
     assert corpus_mod.load(root).to_plain() == expected
-    assert sorted(p.suffix for p in cache.iterdir()) == [".corpus", ".index"]
+    assert sorted(p.suffix for p in cache.iterdir()) == [".corpus", ".index", ".pairs"]
 
 
 # ------------------------------------------------------------- unbounded work ----

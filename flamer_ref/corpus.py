@@ -429,8 +429,9 @@ def _valid_corpus(data, root: Path) -> bool:
 
 
 def _valid_index(packed) -> bool:
-    """A cached (packed) search index has every part a search reads, with consistent sizes."""
-    from .search import _TABLES
+    """A cached (packed) search index has every part a search reads, with consistent sizes: every
+    vocabulary table but those the cache keeps apart (LAZY_TABLES), which are checked when present."""
+    from .search import _TABLES, LAZY_TABLES
 
     if not isinstance(packed, dict):
         return False
@@ -450,6 +451,8 @@ def _valid_index(packed) -> bool:
         # the offsets must stay inside the blob (checked at the ends; the writer makes them monotone)
         if int.from_bytes(col[1][-4:], "little") != len(col[0]) or col[1][:4] != b"\x00\x00\x00\x00":
             return False
+    if any(t not in packed for t in _TABLES if t not in LAZY_TABLES):
+        return False
     return _valid_tables(packed, [t for t in _TABLES if t in packed])
 
 
@@ -495,12 +498,10 @@ def load_index(root: Path | str | None = None) -> dict:
     key = ("index", str(root), stem.name if stem else None)
     if key in _MEMO:
         return _MEMO[key]  # type: ignore[return-value]
-    from .search import LAZY_TABLES, _TABLES
-
     path = stem.with_name(stem.name + ".index") if stem else None
     packed = _read_cache(path, b"I")
     index = None
-    if packed is not None and _valid_index(packed) and all(t in packed for t in _TABLES if t not in LAZY_TABLES):
+    if packed is not None and _valid_index(packed):
         try:
             index = unpack_index(packed)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):

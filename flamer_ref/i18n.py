@@ -380,11 +380,14 @@ def _narrowed(app, argv: list[str]):
     Anything else (no command, a misspelt one, an option first, completion) gets the whole app."""
     if not argv or argv[0].startswith("-") or os.environ.get("_FLAMER_COMPLETE") or not app.registered_groups:
         return app
+    import copy
+
+    from typer.main import get_command_name  # how typer names a command from its function
+
     named = [c for c in app.registered_commands
-             if (c.name or (c.callback.__name__ if c.callback else "").replace("_", "-")) == argv[0]]
+             if (c.name or (get_command_name(c.callback.__name__) if c.callback else "")) == argv[0]]
     if len(named) != 1:
         return app
-    import copy
 
     narrow = copy.copy(app)
     narrow.registered_commands = named

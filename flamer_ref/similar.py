@@ -1,5 +1,6 @@
 """How much a query reads like the questions players ask about each entry: a nearest-centroid
-(Rocchio) model over character n-grams, learned when the search index is built.
+(Rocchio) model over character n-grams, learned from the corpus the first time a query needs it
+(flamer_ref.corpus.load_similar, which caches it).
 
 Each entry is described by its title, its keywords and its players' questions (rules/phrasings.yaml).
 Every such text becomes a vector of the jamo n-grams (2 to 4 jamo, inside a word, its edges marked)
@@ -9,7 +10,7 @@ similarity to an entry is the cosine with the centroid (0 to 1).
 
 Character n-grams carry typos, spacing slips, particles and verb endings without a morphological
 analyser: 들어가면 and 들어가나 share most of their n-grams. Training is one pass over the texts (no
-iterations), so it costs little at index build; a query reads only the n-grams it has.
+iterations); a query reads only the n-grams it has.
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ def grams(text: str, _seen: dict | None = None) -> Counter:
     return out
 
 
+def _weight(count: int, idf: float) -> float:
+    """An n-gram's tf-idf in one text (tf as 1 + log tf)."""
+    return (1.0 + log(count)) * idf if count > 1 else idf
+
+
 def _unit(vec: dict[str, float]) -> dict[str, float]:
     norm = sqrt(sum(v * v for v in vec.values()))
     return {k: v / norm for k, v in vec.items()} if norm else {}
@@ -67,7 +73,7 @@ def train(docs: list[tuple[int, str]], min_weight: float = MIN_WEIGHT, max_entri
     idf = {k: log((1 + n) / (1 + d)) + 1.0 for k, d in df.items()}
     sums: dict[int, dict[str, float]] = {}
     for e, g in counted:
-        vec = [(k, (1.0 + log(c)) * idf[k] if c > 1 else idf[k]) for k, c in g.items()]
+        vec = [(k, _weight(c, idf[k])) for k, c in g.items()]
         norm = sqrt(sum(v * v for _, v in vec))
         acc = sums.setdefault(e, {})
         get = acc.get
@@ -106,7 +112,7 @@ def pack(model: dict) -> dict:
 
 
 class Model:
-    """A packed model, unpacked on first use."""
+    """A packed model (pack), its arrays unpacked once."""
 
     __slots__ = ("keys", "idf", "offs", "ents", "wts")
 
@@ -129,7 +135,7 @@ class Model:
         for g, c in grams(text).items():
             i = bisect_left(keys, g)
             if i < len(keys) and keys[i] == g:
-                vec.append((i, (1.0 + log(c)) * idf[i] if c > 1 else idf[i]))
+                vec.append((i, _weight(c, idf[i])))
         norm = sqrt(sum(v * v for _, v in vec))
         if not norm:
             return {}

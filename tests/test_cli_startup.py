@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from typer.main import get_command_name
 from typer.testing import CliRunner
 
 from flamer_ref import i18n
@@ -12,7 +13,7 @@ from flamer_ref.cli import app
 
 
 def _names(a) -> list[str]:
-    return [c.name or c.callback.__name__.replace("_", "-") for c in a.registered_commands]
+    return [c.name or get_command_name(c.callback.__name__) for c in a.registered_commands]
 
 
 def test_only_the_named_command_is_built():

@@ -274,23 +274,28 @@ def _cells_independent(scn: Scenario) -> bool:
     return not scn.response and not scn.battle_cards and not any(p.card in remote for p in scn.pieces)
 
 
+def _branch_orders(scn: Scenario, corpus) -> tuple[list, str | None, int | None]:
+    """The combat orders worth running, with the note that says why there are not more: one order
+    when the cells are independent (``independent``), the first MAX_BRANCH_ORDERS past that many
+    (``capped``, with how many there were)."""
+    orders = combat_orders(scn, corpus) or [()]
+    if len(orders) > 1 and _cells_independent(scn):
+        return orders[:1], "independent", None
+    if len(orders) > MAX_BRANCH_ORDERS:
+        return orders[:MAX_BRANCH_ORDERS], "capped", len(orders)
+    return orders, None, None
+
+
 def branches(scn: Scenario, corpus, as_of: str | None) -> dict:
     """Each combat order the attacker could choose → the distinct outcomes.
 
     Only orders that can differ are run: independent cells give one branch (note ``independent``);
     past MAX_BRANCH_ORDERS orders the rest are not run (note ``capped``, with ``orders_total``)."""
-    note = None
-    total = None
-    if scn.combat_order is not None:
-        orders = [scn.combat_order]
-        fixed = True
+    fixed = scn.combat_order is not None
+    if fixed:
+        orders, note, total = [scn.combat_order], None, None
     else:
-        orders = combat_orders(scn, corpus) or [()]
-        fixed = False
-        if len(orders) > 1 and _cells_independent(scn):
-            orders, note = orders[:1], "independent"
-        elif len(orders) > MAX_BRANCH_ORDERS:
-            total, orders, note = len(orders), orders[:MAX_BRANCH_ORDERS], "capped"
+        orders, note, total = _branch_orders(scn, corpus)
     groups: list[dict] = []
     for order in orders:
         res, err = _try(scn, corpus, as_of=as_of, combat_order=order or None)
@@ -349,11 +354,7 @@ def round_branches(scn, corpus, as_of: str | None) -> dict:
     elif len(enc) < 2:
         orders, note = [()], "round-no-combat" if not enc else "round-one-cell"
     else:
-        orders = combat_orders(cscn, corpus) or [()]
-        if len(orders) > 1 and _cells_independent(cscn):
-            orders, note = orders[:1], "independent"
-        elif len(orders) > MAX_BRANCH_ORDERS:
-            total, orders, note = len(orders), orders[:MAX_BRANCH_ORDERS], "capped"
+        orders, note, total = _branch_orders(cscn, corpus)
     groups: list[dict] = []
     for order in orders:
         try:

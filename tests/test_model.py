@@ -142,8 +142,8 @@ def test_callers_dispatch_on_kind_not_on_the_python_type(corpus):
         assert out["kind"] == "compare" and set(out["results"]) == {"2026-09-01", "2026-09-25"}, name
 
 
-def test_a_forbidden_play_is_raised_with_codes_and_worded_only_when_read(corpus):
-    obj = parse_text(textwrap.dedent("""\
+#: a combat whose response card is declared by the attacker, who may not open the 대응턴
+FORBIDDEN = textwrap.dedent("""\
         kind: combat
         attacker: A
         cells:
@@ -151,7 +151,11 @@ def test_a_forbidden_play_is_raised_with_codes_and_worded_only_when_read(corpus)
             A: [{id: a, name: 공, lv: 3, hp: 5, atk: 2, cost: 1}, {id: g, card: 수문장, state: settled}]
             B: [{id: b, name: 수, lv: 2, hp: 4, atk: 1, cost: 1}]
         response: [{side: A, card: 수문장}]
-        """), "f.yaml")
+        """)
+
+
+def test_a_forbidden_play_is_raised_with_codes_and_worded_only_when_read(corpus):
+    obj = parse_text(FORBIDDEN, "f.yaml")
     with pytest.raises(Forbidden) as info:
         run(parse(obj, "f.yaml", corpus), corpus)
     exc = info.value
@@ -239,15 +243,7 @@ print(json.dumps({"reads": reads, "results": out}, ensure_ascii=False))
 
 EXTRA = {
     "round.yaml": ROUND,
-    "forbidden.yaml": textwrap.dedent("""\
-        kind: combat
-        attacker: A
-        cells:
-          "1,1":
-            A: [{id: a, name: 공, lv: 3, hp: 5, atk: 2, cost: 1}, {id: g, card: 수문장, state: settled}]
-            B: [{id: b, name: 수, lv: 2, hp: 4, atk: 1, cost: 1}]
-        response: [{side: A, card: 수문장}]
-        """),
+    "forbidden.yaml": FORBIDDEN,
     # a round whose response turn holds a declaration the rules forbid (the attacker opens it):
     # dropped and reported with codes; worded later by the templates
     "round-forbidden.yaml": textwrap.dedent("""\

@@ -204,15 +204,8 @@ def test_all_branches_of_a_round_with_independent_cells_says_the_order_cannot_ma
     assert "이 라운드의 전투턴(2,4 · 4,4)" in text and "전투 순서가 결과를 바꾸지 않으므로" in text
 
 
-def test_all_branches_of_a_round_with_one_or_no_combat_cell_says_so():
-    """Page: '대응(조우 시, 상대 행동) → 전투(조우 시)' — with one encounter cell there is no order to
-    choose; with none the 전투턴 did not open. Either is said as such, not 'not a combat'."""
-    one = SCENE.replace('  - {piece: g2, path: ["4,4"]}\n', "").replace('activate: ["1,2", "3,3"]', 'activate: ["1,2"]')
-    d = json.loads(cli("simulate", "-", "--all-branches", "--json", input=one).stdout)
-    assert d["note"] == "round-one-cell" and d["combat_cells"] == ["2,4"] and d["branches"][0]["orders"] == []
-    text = cli("simulate", "-", "--all-branches", input=one).stdout
-    assert "한 셀(2,4)에서만 싸웠습니다" in text and "전투 시나리오가 아니라" not in text
-    none = textwrap.dedent("""\
+#: a round whose move ends in no encounter: the 대응턴 and 전투턴 do not open
+NO_ENCOUNTER = textwrap.dedent("""\
         kind: round
         player: DGM
         board: {width: 7, height: 6}
@@ -221,6 +214,17 @@ def test_all_branches_of_a_round_with_one_or_no_combat_cell_says_so():
           "6,5": {BGM: [{id: x, card: 개미, state: settled}]}
         move: {activate: ["0,0"], moves: [{piece: a, path: ["1,1"]}]}
         """)
+
+
+def test_all_branches_of_a_round_with_one_or_no_combat_cell_says_so():
+    """Page: '대응(조우 시, 상대 행동) → 전투(조우 시)' — with one encounter cell there is no order to
+    choose; with none the 전투턴 did not open. Either is said as such, not 'not a combat'."""
+    one = SCENE.replace('  - {piece: g2, path: ["4,4"]}\n', "").replace('activate: ["1,2", "3,3"]', 'activate: ["1,2"]')
+    d = json.loads(cli("simulate", "-", "--all-branches", "--json", input=one).stdout)
+    assert d["note"] == "round-one-cell" and d["combat_cells"] == ["2,4"] and d["branches"][0]["orders"] == []
+    text = cli("simulate", "-", "--all-branches", input=one).stdout
+    assert "한 셀(2,4)에서만 싸웠습니다" in text and "전투 시나리오가 아니라" not in text
+    none = NO_ENCOUNTER
     d = json.loads(cli("simulate", "-", "--all-branches", "--json", input=none).stdout)
     assert d["note"] == "round-no-combat" and d["combat_cells"] == []
     text = cli("simulate", "-", "--all-branches", input=none).stdout
@@ -250,15 +254,7 @@ def test_human_output_keeps_the_pages_turn_numbers():
     assert "## 5. 전투턴" in md and "## 4. 전투턴" not in md
     html = cli("simulate", "-", "--format", "html", input=SCENE).stdout
     assert "<h2>5. 전투턴</h2>" in html
-    quiet = textwrap.dedent("""\
-        kind: round
-        player: DGM
-        board: {width: 7, height: 6}
-        cells:
-          "0,0": {DGM: [{id: a, card: 수문장}]}
-          "6,5": {BGM: [{id: x, card: 개미, state: settled}]}
-        move: {activate: ["0,0"], moves: [{piece: a, path: ["1,1"]}]}
-        """)
+    quiet = NO_ENCOUNTER
     text = cli("simulate", "-", input=quiet).stdout
     assert "══ 6. 생산턴 ══" in text and "══ 7. 암막턴 ══" in text and "4. 생산턴" not in text
     assert "대응턴 ══" not in text

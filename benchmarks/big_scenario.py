@@ -1,22 +1,28 @@
-"""Large-but-legal scenarios (issue 11): time and JSON size of `flamer simulate FILE --json`.
+"""Large-but-legal scenarios (issues 11 and 20): time and output size of `flamer simulate FILE`.
 
     python benchmarks/big_scenario.py            # every case below
     python benchmarks/big_scenario.py --quick    # smaller sizes (a smoke run)
 
-Cases (each at or near an engine limit of docs/SCENARIOS.md 「입력 한도」):
-  combat-1000      1,000 encounter cells (the most a scenario may have), 3 vs 3 pieces each
-  combat-1000x10   1,000 cells of 1 vs 1 with HP 10: ten rounds each
-  long-999         8 cells whose combat lasts 999 rounds (just under the 1,000-round limit): all computed
-  budget           1,000 cells that would each last 998 rounds: past 10,000 rounds in all, the rest stop
+Cases (each at or near a limit of docs/SCENARIOS.md 「입력 한도」):
+  combat-1000      1,000 encounter cells (the most a scenario may have), 3 vs 3 pieces each (the reference)
+  combat-1000x5    1,000 cells of 1 vs 1 with HP 5: five rounds each, 5,000 rounds in all (the budget)
+  long-999         5 cells whose combat lasts 999 rounds (just under the 1,000-round limit): all computed
+  budget           1,000 cells that would each last 998 rounds: past 5,000 rounds in all, the rest stop
+  budget-3v3       1,000 cells of 3 vs 3 with HP 60: the budget spent on the busiest rounds
+  declarations     1,000 cells of 3 vs 3 and 1,000 response declarations (the most), each attacking a cell
   round-limit      8 cells of HP 1,000,000,000: past the limit, stopped at once as `round-limit` gaps
   branches-1000    --all-branches on 1,000 independent cells: one branch, not 1,000! orders
+  branches-stack   --all-branches on 1,000 cells and one 재부팅 (issue 20: one resolution per class of orders)
+  branches-unknown --all-branches on 150 cells and a card whose effect is unknown (no classes: event budget)
   move-100x100     a 100 × 100 board (the largest), 1,000 pieces, 200 moves
+Each is run with --json, with --compare 2026-09-01 (combat cases) and as the text explanation.
 
-Each case is written to a temporary YAML file and run in a fresh process, as a person would run it
-(python -m flamer_ref simulate FILE --json, and the text explanation without --json); the time includes
-start-up and printing. Prints the wall time, the output size and the child's peak memory (ru_maxrss; an
-upper bound: on Linux it includes the image of this benchmark process at fork, ~100-160 MB here). Nothing is asserted here;
-tests/test_hardening_*.py hold the bounds.
+Each case is written to a temporary YAML file and run in a fresh process, as a person would run it;
+the time includes start-up and printing. Prints the wall time, its ratio to the reference case
+(combat-1000 --json, measured in the same run: the ratios hold on a busier or quieter machine), the
+output size and the child's peak memory (ru_maxrss; an upper bound: on Linux it includes the image of
+this benchmark process at fork). Nothing is asserted here; tests/test_hardening_*.py and
+tests/test_hostile_bounds2.py hold the bounds.
 """
 
 from __future__ import annotations
@@ -54,21 +60,43 @@ def combat_cells(n: int, per_side: int = 3, hp: int | None = None) -> dict:
     return cells
 
 
+def _stack(doc: dict, **decl) -> dict:
+    """doc with a settled 행성굴착기 in its first cell and one 재부팅 on it (or the given declaration)."""
+    first = next(iter(doc["cells"].values()))
+    first["B"][-1] = {"id": "drill", "card": "행성굴착기", "state": "settled", "cost": 5, "lv": 1, "hp": 2, "atk": 1}
+    doc["response"] = [decl or {"side": "B", "card": "재부팅", "target": "drill"}]
+    return doc
+
+
 def cases(quick: bool) -> list[tuple[str, dict, list[str]]]:
     n = 100 if quick else 1000
+    big = {"kind": "combat", "attacker": "A", "cells": combat_cells(n)}
+    cells = combat_cells(n)
     out = [
-        (f"combat-{n}", {"kind": "combat", "attacker": "A", "cells": combat_cells(n)}, []),
-        (f"combat-{n}x10", {"kind": "combat", "attacker": "A", "cells": combat_cells(n, hp=10)}, []),
+        (f"combat-{n}", big, []),
+        (f"combat-{n}x5", {"kind": "combat", "attacker": "A", "cells": combat_cells(n, hp=5)}, []),
         ("long-999", {"kind": "combat", "attacker": "A", "cells": {
-            f"{i},0": {"A": [_piece(f"a{i}", 3, 2000, 1)], "B": [_piece(f"b{i}", 2, 999, 1)]} for i in range(8)}}, []),
+            f"{i},0": {"A": [_piece(f"a{i}", 3, 2000, 1)], "B": [_piece(f"b{i}", 2, 999, 1)]} for i in range(5)}}, []),
         ("budget", {"kind": "combat", "attacker": "A", "cells": {
             f"{i % 40},{i // 40}": {"A": [_piece(f"a{i}", 3, 999, 1)], "B": [_piece(f"b{i}", 2, 998, 1)]}
             for i in range(n)}}, []),
+        ("budget-3v3", {"kind": "combat", "attacker": "A", "cells": {
+            f"{i % 40},{i // 40}": {"A": [_piece(f"a{i}-{j}", 2 + j, 60, 1, cost=j) for j in range(3)],
+                                    "B": [_piece(f"b{i}-{j}", 1 + j, 60, 1, cost=j) for j in range(3)]}
+            for i in range(n)}}, []),
+        ("declarations", {"kind": "combat", "attacker": "A", "cells": cells, "response": [
+            {"side": "B", "card": "재부팅", "effect": [{"attack": 1, "cell": f"{i % 40},{(i // 40) % 25}"}]}
+            for i in range(n)]}, []),
         ("round-limit", {"kind": "combat", "attacker": "A", "cells": {
             f"{i},0": {"A": [_piece(f"a{i}", 3, 10 ** 9, 1)], "B": [_piece(f"b{i}", 2, 10 ** 9, 1)]}
             for i in range(8)}}, []),
         (f"branches-{n}", {"kind": "combat", "attacker": "A", "cells": combat_cells(n, hp=3)}, ["--all-branches"]),
+        ("branches-stack", _stack({"kind": "combat", "attacker": "A", "cells": combat_cells(n)}), ["--all-branches"]),
+        ("branches-unknown", _stack({"kind": "combat", "attacker": "A", "cells": combat_cells(min(n, 150))},
+                                    side="B", card="기폭", cost=[{"destroy": "ant"}]), ["--all-branches"]),
     ]
+    first = next(iter(out[-1][1]["cells"].values()))
+    first["B"][-1] = {"id": "ant", "card": "개미", "state": "settled", "lv": 1, "hp": 2, "atk": 1, "cost": 1}
     side = 30 if quick else 100
     cells, moves = {}, []
     for i in range(n):
@@ -105,21 +133,26 @@ def run(doc: dict, extra: list[str], fmt_args: list[str]) -> tuple[float, int, i
         if code != 0:
             sys.stderr.write((Path(d) / "err.txt").read_text("utf-8", "replace"))
         data = out_path.read_bytes()
-        if fmt_args == ["--json"]:
+        if fmt_args[:1] == ["--json"]:
             json.loads(data)  # one JSON object
         return took, len(data), size_in, code, usage.ru_maxrss / 1024
 
 
 def main(argv: list[str]) -> None:
     quick = "--quick" in argv
-    print(f"{'case':<16} {'output':<6} {'input':>9} {'exit':>4} {'time':>8} {'output':>10} {'peak RSS':>9}")
+    print(f"{'case':<17} {'output':<8} {'input':>9} {'exit':>4} {'time':>8} {'x ref':>6} {'output':>10} {'peak RSS':>9}")
+    ref = None
     for name, doc, extra in cases(quick):
-        for label, fmt_args in (("json", ["--json"]), ("text", [])):
-            if label == "text" and extra:
-                continue
+        runs = [("json", ["--json"])]
+        if not extra and doc["kind"] == "combat":
+            runs.append(("compare", ["--json", "--compare", "2026-09-01"]))
+        if not extra:
+            runs.append(("text", []))
+        for label, fmt_args in runs:
             took, out, size_in, code, peak = run(doc, extra, fmt_args)
-            print(f"{name:<16} {label:<6} {size_in / 1024:>7.0f}KB {code:>4} {took:>7.2f}s {out / 1e6:>8.2f}MB "
-                  f"{peak:>7.0f}MB", flush=True)
+            ref = ref or took  # the first case's --json: combat-1000
+            print(f"{name:<17} {label:<8} {size_in / 1024:>7.0f}KB {code:>4} {took:>7.2f}s {took / ref:>6.2f} "
+                  f"{out / 1e6:>8.2f}MB {peak:>7.0f}MB", flush=True)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from flamer_ref.corpus import load  # noqa: E402
 from flamer_ref.engine import parse_scenario, simulate  # noqa: E402
+from flamer_ref.engine.effects import effects_of  # noqa: E402
 
 
 def build(n: int) -> dict:
@@ -55,7 +56,7 @@ def measure(corpus, effects, n: int, repeat: int = 5) -> tuple[float, float, int
 def main(argv: list[str]) -> None:
     sizes = [int(a) for a in argv] or [100, 250, 500]
     corpus = load()
-    effects = corpus.effects  # cards/effects.yaml, read once by the data layer
+    effects = effects_of(corpus)  # cards/effects.yaml, read by the data layer, checked once
     measure(corpus, effects, 10, repeat=1)  # warm up
     rows = []
     print(f"{'cells':>6} {'parse+resolve s':>16} {'resolve s':>10} {'combats/s':>10} {'events':>8}")

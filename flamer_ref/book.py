@@ -22,7 +22,11 @@ data — no sentences. templates/book/ words it.
   ``as_of`` (the scenario's own date without it, as `flamer examples` does) and
   checked against the page's result (runner._check_case, the same check);
 - ``cards`` (grouped by faction) with the rulings and FAQ entries that concern
-  them (lookup.card_mentions, rulings up to ``as_of``), and ``glossary``.
+  them (lookup.card_mentions, rulings up to ``as_of``), and ``glossary`` (in 가나다 order,
+  korean.collation_key; ``glossary_groups`` the same under their index letters);
+- ``index`` (찾아보기): every glossary term and alias, every card and every clause keyword in
+  가나다 order under its index letter, each with the places of the book it is found at (anchors:
+  the term's definition and the card's entry are its ``main`` places) — see index_groups().
 
 Every item carries ``anchor``: the stable id of its place in the HTML (the data
 id itself for clauses, interpretations, rulings, FAQ entries, examples and terms;
@@ -41,7 +45,7 @@ from typing import Any
 from .corpus import FACTIONS, RULING_STATUS, Corpus
 
 #: the parts of the book, in order (templates word them)
-PARTS = ("cover", "toc", "rules", "rulings", "faq", "examples", "cards", "glossary")
+PARTS = ("cover", "toc", "rules", "rulings", "faq", "examples", "cards", "glossary", "index")
 
 
 # ------------------------------------------------------------------ anchors ----
@@ -80,15 +84,19 @@ def data_version(corpus: Corpus) -> dict:
     root = Path(corpus.root) if corpus.root else None
     files: list = []
     if root is not None and (root / "rules").is_dir():
-        from .corpus import _data_files
+        from .corpus import _data_files, present
 
         files = list(_data_files(root))
-        effects = root / "cards" / "effects.yaml"
-        if effects.is_file():
-            files.append(effects)
+        if present(root, "cards/effects.yaml"):
+            files.append(root / "cards" / "effects.yaml")
     if files:
+        from .yamlio import read_bytes
+
         for p in sorted(files):
-            h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+            rel = p.relative_to(root)
+            # through the input gate, as the loader and `flamer fight` read them: a file that cannot be
+            # read is the same DataError naming it (never an OSError)
+            h.update(str(rel).encode() + b"\0" + read_bytes(p, rel.as_posix()) + b"\0")
     else:
         import json
 
@@ -210,27 +218,28 @@ def _details(cmp: dict, before: str, date: str, turn: bool) -> list[dict]:
     and field the values that differ ({what: value, key, before, after}); for a combat where each
     piece ended ({what: piece, piece, label, before, after}) and what became of each declaration
     ({what: declaration, card, ability, side, before, after}) — runner.changes."""
+    from .people import piece_names
+
     out: list[dict] = []
+    # what a player reads for a piece: its card's name (수문장 1, 수문장 2), never its id
+    names = piece_names({"results": {d: cmp.get("results", {}).get(d) for d in (before, date)}})
     if turn:
         for d in cmp["differences"]:
             if d["path"].split(".")[0] != "unresolved":
-                out.append({"what": "value", "key": d["path"], "before": d[before], "after": d[date]})
+                out.append({"what": "value", "key": d["path"], "before": d[before], "after": d[date],
+                            "names": names})
         return out
-    pieces = {}
-    for d in (before, date):
-        pieces.update((cmp["results"][d] or {}).get("pieces") or {})
     for c in cmp["changes"]:
         if c["what"] == "piece":
-            p = pieces.get(c["piece"]) or {}
-            out.append({"what": "piece", "piece": c["piece"], "label": p.get("label") or c["piece"],
+            out.append({"what": "piece", "piece": c["piece"], "label": names.get(c["piece"]) or c["piece"],
                         "before": c[before], "after": c[date]})
         elif c["what"] == "declaration":
             def view(d):
                 if d is None:
                     return None
                 return {"resolved": d["resolved"], "fizzles": [f["reason"] for f in d["fizzles"]],
-                        "hits": [{"target": h["target"], "label": (pieces.get(h["target"]) or {}).get("label")
-                                  or h["target"], "amount": h["amount"]} for h in d["hits"]]}
+                        "hits": [{"target": h["target"], "label": names.get(h["target"]) or h["target"],
+                                  "amount": h["amount"]} for h in d["hits"]]}
 
             out.append({"what": "declaration", "phase": c["phase"], "index": c["index"], "side": c["side"],
                         "card": c["card"], "ability": c["ability"], "before": view(c[before]),
@@ -261,12 +270,14 @@ def _ruling_view(corpus: Corpus, r: dict) -> dict:
     return {"id": r["id"], "anchor": r["id"], "date": r["date"], "status": r["status"],
             "status_ko": RULING_STATUS[r["status"]], "label": r["label"], "title": r["title"],
             "summary": r["summary"], "supersedes": r.get("supersedes"), "earlier_rule": r.get("earlier_rule"),
-            "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in r["clauses"]],
+            "clauses": _refs(corpus, r["clauses"]),
             "sources": [{"id": s, "title": corpus.sources[s]["title"]} for s in r["source"] if s in corpus.sources]}
 
 
 def _refs(corpus: Corpus, ids) -> list[dict]:
-    return [{"id": c, "title": corpus.clauses[c]["title"]} for c in ids if c in corpus.clauses]
+    """Cited clauses: id, title and rule number (the templates cite them through clause_label)."""
+    return [{"id": c, "title": corpus.clauses[c]["title"], "number": corpus.clauses[c].get("number")}
+            for c in ids if c in corpus.clauses]
 
 
 def _ruling_refs(corpus: Corpus, ids, as_of: str) -> list[dict]:
@@ -287,7 +298,8 @@ def _clause_view(corpus: Corpus, cid: str, as_of: str) -> dict:
     earlier = {e["ruling"]: e["text"] for e in c["earlier"]}
     later = v["later_rulings"]
     return {
-        "id": cid, "anchor": cid, "title": c["title"], "text": v["text"], "text_status": v["text_status"],
+        "id": cid, "anchor": cid, "number": c.get("number"), "title": c["title"], "text": v["text"],
+        "text_status": v["text_status"],
         # the text shown is a later one only where the page gives no earlier wording (text_status earlier-unknown)
         "text_from": ({"date": later[0]["date"], "label": later[0]["label"], "title": later[0]["title"]}
                       if v["text_status"] == "earlier-unknown" and later else None),
@@ -313,6 +325,7 @@ def rules_sections(corpus: Corpus, as_of: str) -> list[dict]:
                 if s["id"] not in pages:
                     pages.append(s["id"])
         out.append({"id": sid, "anchor": section_anchor(sid), "title": sec["title"], "order": sec["order"],
+                    "number": len(out) + 1,  # the chapter of its clauses' numbers (numbering.py)
                     "sources": [_source_view(corpus, s) for s in pages], "clauses": clauses})
     return out
 
@@ -382,10 +395,136 @@ def card_groups(corpus: Corpus, as_of: str) -> list[dict]:
 
 
 def glossary(corpus: Corpus) -> list[dict]:
+    """The terms in 가나다 order (korean.collation_key: the order of `flamer term`, the site and the book)."""
+    from .korean import collation_key
+
+    terms = sorted(corpus.terms.values(), key=lambda t: collation_key(t["term"]))
     return [{"id": t["id"], "anchor": t["id"], "term": t["term"], "aliases": list(t["aliases"]),
              "definition": t["definition"], "clauses": _refs(corpus, t["clauses"]),
              "sources": [{"id": s, "title": corpus.sources[s]["title"]} for s in t["source"] if s in corpus.sources]}
-            for t in corpus.terms.values()]
+            for t in terms]
+
+
+def by_head(items: list, word) -> list[dict]:
+    """Items (already in 가나다 order) under their index letters: [{head, items}] — ㄱ … ㅎ (ㄲ under ㄱ),
+    A–Z, 0–9 (korean.collation_head of word(item))."""
+    from .korean import collation_head
+
+    out: list[dict] = []
+    for item in items:
+        head = collation_head(word(item))
+        if not out or out[-1]["head"] != head:
+            out.append({"head": head, "items": []})
+        out[-1]["items"].append(item)
+    return out
+
+
+def glossary_groups(terms: list[dict]) -> list[dict]:
+    """The glossary (glossary()) under its index letters: [{head, anchor, terms}]."""
+    return [{"head": g["head"], "anchor": f"glossary.{g['head']}", "terms": g["items"]}
+            for g in by_head(terms, lambda t: t["term"])]
+
+
+# ---------------------------------------------------------------------- index ----
+def index_groups(corpus: Corpus, book: dict) -> list[dict]:
+    """찾아보기: every glossary term and alias, every card and every clause keyword, in 가나다 order
+    under their index letters: [{head, anchor, entries: [{word, anchor|None, locs, see}]}].
+
+    An entry's places (``locs``: [{anchor, kind, title, main}], in the order of the book, each once):
+    - a term: its definition in the glossary (main), the clauses the glossary gives for it, and the
+      clauses that have the term as a keyword;
+    - an alias of a term: ``see`` the term's entry, and the clauses that have the alias as a keyword;
+    - a card: its entry in the cards part (main), the clauses and examples whose text names it, and
+      the rulings and FAQ entries the card's entry lists (lookup.card_mentions);
+    - a keyword of a clause: that clause.
+    A word that is several of these (구조물: a term and a keyword) is one entry with all their places.
+    Only places that are in this book (its ``anchors``) are listed: a book --as-of a day has no later
+    rulings. The template words the entries; the PDF prints the pages of the places (pdf.py)."""
+    from .korean import collation_key
+    from .lookup import _mentions
+
+    present = book["anchors"]
+    order = {a: n for n, a in enumerate(present)}
+    titles: dict[str, tuple[str, str]] = {}
+    for s in book["sections"]:
+        for c in s["clauses"]:
+            titles[c["anchor"]] = ("clause", c["title"])
+    for r in book["rulings"]:
+        titles[r["anchor"]] = ("ruling", r["title"])
+    for part in ("faq", "examples"):
+        for g in book[part]:
+            for i in g["items"]:
+                titles[i["anchor"]] = (i["kind"], i.get("question") or i.get("title"))
+    for g in book["cards"]:
+        for c in g["cards"]:
+            titles[c["anchor"]] = ("card", c["name"])
+    for t in book["glossary"]:
+        titles[t["anchor"]] = ("term", t["term"])
+
+    entries: dict[str, dict] = {}
+
+    def entry(word: str) -> dict:
+        word = " ".join(str(word).split())
+        if word not in entries:
+            entries[word] = {"word": word, "anchor": None, "locs": {}, "see": []}
+        return entries[word]
+
+    def add(word: str, anchor: str, main: bool = False) -> None:
+        if anchor not in present or anchor not in titles:
+            return
+        e = entry(word)
+        if anchor in e["locs"]:
+            e["locs"][anchor]["main"] = e["locs"][anchor]["main"] or main
+        else:
+            kind, title = titles[anchor]
+            e["locs"][anchor] = {"anchor": anchor, "kind": kind, "title": title, "main": main}
+
+    keyword_clauses: dict[str, list[str]] = {}
+    for cid, c in corpus.clauses.items():
+        for k in c.get("keywords") or []:
+            keyword_clauses.setdefault(" ".join(str(k).split()), []).append(cid)
+    for word, cids in keyword_clauses.items():
+        for cid in cids:
+            add(word, cid)
+    for t in book["glossary"]:
+        add(t["term"], t["anchor"], main=True)
+        entry(t["term"])["anchor"] = "ix." + t["anchor"]
+        for c in t["clauses"]:
+            add(t["term"], c["id"])
+        for alias in t["aliases"]:
+            a = entry(alias)
+            if alias != t["term"] and t["term"] not in [s["word"] for s in a["see"]]:
+                a["see"].append({"word": t["term"], "anchor": "ix." + t["anchor"]})
+    examples = [i for g in book["examples"] for i in g["items"]] + \
+               [i for g in book["faq"] for i in g["items"] if i["kind"] != "faq"]
+    clause_texts = [(c["anchor"], f"{c['title']} {c['text']}") for s in book["sections"] for c in s["clauses"]]
+    for g in book["cards"]:
+        for card in g["cards"]:
+            name = card["name"]
+            add(name, card["anchor"], main=True)
+            raw = corpus.cards.get(name) or {}
+            words = [name, *(raw.get("aliases") or [])]
+            longer = [n for c in corpus.cards.values() for n in (c["name"], *c["aliases"])
+                      if n not in words and any(w in n for w in words)]
+            for anchor, text in clause_texts:
+                if _mentions(text, words, longer):
+                    add(name, anchor)
+            for ex in examples:
+                text = " ".join([ex["title"], ex["situation"], *ex["steps"], ex["result"], ex.get("point") or ""])
+                if _mentions(text, words, longer):
+                    add(name, ex["anchor"])
+            for r in card["rulings"]:
+                add(name, r["id"])
+            for f in card["faq"]:
+                add(name, f["id"])
+
+    out = []
+    for e in sorted(entries.values(), key=lambda e: collation_key(e["word"])):
+        locs = sorted(e["locs"].values(), key=lambda loc: order[loc["anchor"]])
+        if locs or e["see"]:
+            out.append({**e, "locs": locs})
+    return [{"head": g["head"], "anchor": f"index.{g['head']}", "entries": g["items"]}
+            for g in by_head(out, lambda e: e["word"])]
 
 
 # ----------------------------------------------------------------------- book ----
@@ -419,10 +558,12 @@ def build_book(corpus: Corpus, as_of: str | None = None) -> dict:
         "cover": {"version": data_version(corpus), "counts": counts, "checks": _checks([faq, examples]),
                   "sources": [_source_view(corpus, s) for s in corpus.sources]},
         "sections": sections, "rulings": rulings, "faq": faq, "examples": examples, "cards": cards,
-        "glossary": terms,
+        "glossary": terms, "glossary_groups": glossary_groups(terms), "rules_version": corpus.rules_version,
     }
     book["toc"] = toc(book)
     book["anchors"] = anchors(book)
+    book["index"] = index_groups(corpus, book)
+    _index_anchors(book)
     _finish(corpus, book, [faq, examples], rulings)
     return book
 
@@ -452,7 +593,7 @@ def toc(book: dict) -> list[dict]:
     """Parts and their sections: [{part, anchor, entries: [{anchor, title|date…}]}]. Data titles only:
     the template words the parts."""
     out = [{"part": "rules", "anchor": part_anchor("rules"),
-            "entries": [{"anchor": s["anchor"], "title": s["title"]} for s in book["sections"]]},
+            "entries": [{"anchor": s["anchor"], "title": s["title"], "number": s["number"]} for s in book["sections"]]},
            {"part": "rulings", "anchor": part_anchor("rulings"),
             "entries": [{"anchor": r["anchor"], "title": r["title"], "date": r["date"], "label": r["label"]}
                         for r in book["rulings"]]}]
@@ -463,6 +604,7 @@ def toc(book: dict) -> list[dict]:
                 "entries": [{"anchor": g["anchor"], "faction": g["faction"], "title": g["faction_name"]}
                             for g in book["cards"]]})
     out.append({"part": "glossary", "anchor": part_anchor("glossary"), "entries": []})
+    out.append({"part": "index", "anchor": part_anchor("index"), "entries": []})
     return out
 
 
@@ -488,9 +630,20 @@ def anchors(book: dict) -> dict[str, str]:
         out[g["anchor"]] = "group"
         for c in g["cards"]:
             out[c["anchor"]] = "card"
+    for g in book.get("glossary_groups", []):
+        out[g["anchor"]] = "group"
     for t in book.get("glossary", []):
         out[t["anchor"]] = "term"
     return out
+
+
+def _index_anchors(book: dict) -> None:
+    """The index's own anchors (its letters, and the entries a "see" points at) into book["anchors"]."""
+    for g in book["index"]:
+        book["anchors"][g["anchor"]] = "group"
+        for e in g["entries"]:
+            if e["anchor"]:
+                book["anchors"][e["anchor"]] = "index"
 
 
 def build_faq(corpus: Corpus, as_of: str | None = None, only: str | None = None) -> dict:

@@ -6,7 +6,6 @@ the Jinja templates in templates/. Domain errors are caught here: one Korean
 message on stderr, exit 1. Usage errors exit 2. Never a traceback.
 """
 
-import json
 import os
 import sys
 from typing import List, Optional
@@ -26,12 +25,14 @@ app = typer.Typer(
 )
 
 JSON_OPT = typer.Option(False, "--json", help="사람용 출력 대신 JSON 객체 하나를 출력합니다.")
-ASOF_OPT = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="그 날짜까지의 판정만 적용한 문안을 봅니다 (2026-09-24, 9/24, 9월 24일도 됩니다).")
+ASOF_OPT = typer.Option(None, "--as-of", metavar="날짜", help="그 날짜까지의 판정만 적용한 문안을 봅니다 (2026-09-24, 9/24, 9월 24일도 됩니다).")
 
 
 def _emit(obj: dict, as_json: bool, template: Optional[str] = None, **extra) -> None:
     if as_json:
-        sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+        from .terminal import json_text
+
+        sys.stdout.write(json_text(obj))
         return
     from .render import render
     from .terminal import clean  # no raw control characters from input or data reach a terminal
@@ -43,6 +44,20 @@ def _corpus():
     from .corpus import load
 
     return load()
+
+
+def _refs(corpus) -> dict:
+    """Every clause, interpretation and ruling as a template cites it (the `clause_label` filter)."""
+    from .lookup import cite_refs
+
+    return cite_refs(corpus)
+
+
+def _lookup_words(corpus) -> dict:
+    """What the lookup templates show instead of ids: `refs` (clause_label), `page_names` (a source
+    page by its short name: 전투턴 페이지)."""
+    return {"refs": _refs(corpus),
+            "page_names": {sid: s["title"].split(" — ")[0] + " 페이지" for sid, s in corpus.sources.items()}}
 
 
 def _error_object(exc) -> dict:
@@ -58,7 +73,34 @@ def _error_object(exc) -> dict:
     if problems:
         extra["problems"] = [{"file": p.file, "line": p.line, "key": p.key, "message": p.message, "fix": p.fix}
                              for p in problems]
+    if getattr(exc, "link", None):  # flamer fight --link: a refused play is a verdict to share too
+        extra["link"] = exc.link
     return extra
+
+
+def _error_inner(exc) -> Optional[dict]:
+    """Keys that go inside the --json error object beside message and code: a fight's missing stats
+    (`missing`: [{piece, card, label, stat}], what the calculator page asks for)."""
+    missing = getattr(exc, "missing", None)
+    if missing is None:
+        return None
+    return {"missing": [m.to_json() for m in missing]}
+
+
+def _cite_numbers(exc) -> None:
+    """A refusal (불가 — …) of fight / simulate cites its clause by number and title and its ruling by
+    date, as every answer does (the JSON keeps the ids in `rule` / `ruling`)."""
+    from .errors import Forbidden
+
+    if not isinstance(exc, Forbidden):
+        return
+    from . import runner
+
+    try:
+        refs = runner.refs(_corpus(), {"rule": exc.rule, "ruling": exc.ruling})
+    except Exception:  # noqa: BLE001 - a refusal is still said with the titles the engine gave
+        return
+    exc.cited({i: r for i, r in refs.items() if r.get("kind") != "unknown"})
 
 
 def _run(fn, as_json: bool = False):
@@ -66,18 +108,21 @@ def _run(fn, as_json: bool = False):
     (with --json, also one JSON error object on stdout, see i18n.json_error)."""
     from .errors import FlamerError
 
-    def fail(message: str, code: str, extra: dict) -> None:
+    def fail(message: str, code: str, extra: dict, inner: Optional[dict] = None) -> None:
         from .terminal import clean
 
         sys.stderr.write(clean(message.rstrip()) + "\n")
         if as_json:
-            sys.stdout.write(i18n.json_error(message.rstrip(), code, **extra))
+            sys.stdout.write(i18n.json_error(message.rstrip(), code, inner=inner, **extra))
         raise typer.Exit(1) from None
 
     try:
         return fn()
     except FlamerError as exc:
-        fail(exc.message, getattr(exc, "code", "error"), _error_object(exc))
+        from . import render  # noqa: F401 - the edge words coded problems (errors.use_wording)
+
+        _cite_numbers(exc)
+        fail(exc.message, getattr(exc, "code", "error"), _error_object(exc), _error_inner(exc))
     except BrokenPipeError:  # e.g. piped into `head`
         raise typer.Exit(0) from None
     except (typer.Exit, typer.Abort, SystemExit):
@@ -85,14 +130,15 @@ def _run(fn, as_json: bool = False):
     except Exception as exc:  # noqa: BLE001 - the user must never see a traceback
         if os.environ.get("FLAMER_DEBUG"):
             raise
-        fail(f"내부 오류가 났습니다 ({type(exc).__name__}: {exc}). FLAMER_DEBUG=1로 다시 실행하면 자세히 볼 수 있습니다.",
-             "internal", {})
+        from .errors import internal_message
+
+        fail(internal_message(exc), "internal", {})
 
 
 def _data_year() -> int:
     """The year of the rules data (of its latest ruling): the year of a date typed without one."""
     try:
-        from .corpus import load_index
+        from .searchindex import load_index
 
         return int(max(load_index()["ruling_dates"].values())[:4])
     except Exception:  # noqa: BLE001 - no data: the command itself will say so
@@ -115,6 +161,21 @@ def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
     return date
 
 
+#: the Korean names an output format may be given by (--format 텍스트 = --format text)
+FORMAT_WORDS = {"텍스트": "text", "마크다운": "md"}
+
+
+def _usage_format(value: str, allowed: tuple[str, ...]) -> str:
+    """--format as the program knows it: text, md, html or pdf, given in English or Korean (텍스트,
+    마크다운), in any case. One it does not know, or not among `allowed`, is a usage error (exit 2)."""
+    fmt = FORMAT_WORDS.get(value.strip(), value.strip().lower())
+    if fmt not in allowed:
+        names = {v: k for k, v in FORMAT_WORDS.items()}
+        listed = ", ".join(f"{f}({names[f]})" if f in names else f for f in allowed)
+        raise typer.BadParameter(f"없는 형식입니다: {value}. {listed} 중 하나를 고르세요.", param_hint="--format")
+    return fmt
+
+
 # ------------------------------------------------------------------- fight ----
 @app.command()
 def fight(
@@ -124,17 +185,36 @@ def fight(
                                                  help="대응턴 선언(선언 순서대로 여러 번). 예: --response \"수비자 재부팅 행성굴착기\""),
     battle: Optional[List[str]] = typer.Option(None, "--battle", "-b", metavar="'누가 카드 [대상]'",
                                                help="전투 1단계의 (전투) 특수카드(선언 순서대로 여러 번). 예: --battle \"공격자 피의장막\""),
-    cell: str = typer.Option("1,1", "--cell", metavar="x,y", help="전투가 벌어지는 셀 이름 (기본 1,1)."),
+    cell: Optional[str] = typer.Option(None, "--cell", metavar="셀",
+                                       help="전투가 벌어지는 셀 (예: 2,4). 적으면 답이 그 셀로 말하고, 적지 않으면 셀을 말하지 "
+                                            "않습니다."),
     save: Optional[str] = typer.Option(None, "--save", metavar="파일",
                                        help="같은 전투를 시나리오 YAML로 저장합니다 (고쳐서 flamer simulate로 다시 풀기)."),
     as_json: bool = JSON_OPT,
-    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD", help="이 날짜까지의 판정만 적용합니다."),
-    compare: Optional[str] = typer.Option(None, "--compare", metavar="YYYY-MM-DD",
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="날짜", help="이 날짜까지의 판정만 적용합니다."),
+    compare: Optional[str] = typer.Option(None, "--compare", metavar="날짜",
                                           help="이 날짜로도 풀어서 결과 차이와 차이를 만든 판정을 보여 줍니다."),
     brief: bool = typer.Option(False, "--brief", help="판정 요약(4줄 이하)만 출력합니다."),
-    fmt: str = typer.Option("text", "--format", metavar="text|md|html", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식 (기본 text)."),
+    full: bool = typer.Option(False, "--full",
+                              help="판정과 이유만이 아니라 단계별 풀이 전체를 출력합니다: 대응턴 스택, 1~7단계의 공격마다 HP와 "
+                                   "포획, 결정마다 근거 조항(번호와 제목)과 판정. flamer simulate의 답과 같은 꼴입니다."),
+    fmt: str = typer.Option("text", "--format", metavar="형식", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식: text(텍스트, 기본), md(마크다운), html."),
+    stat: Optional[List[str]] = typer.Option(None, "--stat", metavar="'카드이름 스탯 값'",
+                                             help="카드 데이터에 없는(미상) 수치를 직접 넣습니다(여러 번). 스탯: 레벨, 체력, 공격력, 비용 "
+                                                  "(lv, hp, atk, cost). 그 카드의 기물 가운데 줄에 그 수치를 적지 않은 기물에 "
+                                                  "쓰이고, 출력에 '직접 넣은 값'으로 표시됩니다. 예: --stat \"개미 체력 2\""),
+    link: bool = typer.Option(False, "--link",
+                              help="답 뒤 마지막 줄에 같은 판정을 여는 판정기 링크(사이트의 판정기 페이지)를 출력합니다. "
+                                   "--json이면 JSON 객체의 마지막 키로, --format html이면 페이지 안에 넣습니다. "
+                                   "사이트 주소가 필요합니다(--site-url 또는 FLAMER_SITE_URL)."),
+    site_url: Optional[str] = typer.Option(None, "--site-url", metavar="주소",
+                                           help="--link에 쓸 사이트 주소: flamer site로 만든 사이트를 올린 곳의 웹 주소. "
+                                                "없으면 환경 변수 FLAMER_SITE_URL."),
 ):
     """한 줄로 적은 전투를 풉니다: 왼쪽이 공격자(턴 플레이어), 오른쪽이 수비자.
+
+    답은 판정(누가 몇 회차에 점령하고 무엇을 포획했는지)과 그 판정을 가른 이유 몇 줄입니다. 단계별 풀이와
+    모든 근거 조항은 --full, 네 줄 요약은 --brief.
 
     기물은 쉼표로 나누고, 카드 이름 뒤 괄호에 상태·수치를, 뒤에 개수를 적습니다:
     정착/기동, lv5 hp3 atk2 cost4 (레벨5 체력3 공격2 비용4), 구조물, x2 (×2, *2, 2기).
@@ -143,67 +223,180 @@ def fight(
     대응·(전투) 선언은 '누가 카드 [능력] [대상] [비용 기물] [셀 x,y]': 누가 = 공격자/수비자(또는 진영 코드),
     대상·비용은 기물 id나 카드 이름.
 
+    카드 데이터에 없는 수치(미상)는 판정이 실제로 그 값에 달려 있을 때만 묻습니다(한 번 맞고 포획되는 정착 기물,
+    비용으로 치운 기물은 묻지 않음). 터미널이면 하나씩 묻고, 아니면 필요한 값을 적은 오류로 끝납니다(종료 코드 1):
+    줄에 적거나(개미(체력2)) --stat "개미 체력 2"로 넣으세요. 넣은 값에 따라 다른 값이 더 필요할 수 있습니다.
+
+    \b
     예: flamer fight "수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)"
         flamer fight "거신, 장인 vs 개미(정착 lv1 hp2 atk1)" -r "수비자 진내폭격 비용 개미" --compare 2026-09-23
+        flamer fight "수문장 vs 개미" --stat "개미 hp 2" --stat "개미 atk 1"
     """
-    if fmt not in _FORMATS:
-        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html 중 하나를 고르세요.", param_hint="--format")
+    fmt = _usage_format(fmt, _FORMATS)
+    if brief and full:
+        raise typer.BadParameter("--brief와 --full은 함께 쓸 수 없습니다. 요약만이면 --brief, 풀이 전체면 --full.",
+                                 param_hint="--full")
     if save is not None and not save.strip():
         raise typer.BadParameter("빈 경로입니다. 저장할 파일 이름을 주세요.", param_hint="--save")
     as_of = _usage_date(as_of, "--as-of")
     compare = _usage_date(compare, "--compare")
+    site = _site_url(link, site_url)
 
     def go():
         from . import oneliner
         from .engine.scenario import parse_text
-        from .errors import FlamerError
+        from .errors import FlamerError, Forbidden
         from .render import render
 
         corpus = _corpus()
         text = " ".join(line)
-        built = oneliner.build(corpus, text, responses=response, battles=battle, cell=cell, as_of=as_of)
+        built = oneliner.build(corpus, text, responses=response, battles=battle,
+                               cell=oneliner.DEFAULT_CELL if cell is None else cell, as_of=as_of)
+        oneliner.apply_stats(corpus, built, stat)
         for n in built.notices:
             sys.stderr.write(render("cli/fight_notice.txt.j2", n=n))
-        if built.missing:
-            oneliner.supply(built, _ask_missing(built.missing, as_json))
         command = "flamer fight " + " ".join(_shell_quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
-        yaml_text = oneliner.to_yaml(built, command)
         display = save or "flamer fight"
-        try:
-            scn = parse_text(yaml_text, display, corpus)
-        except FlamerError as exc:
-            raise oneliner.relocate(exc, built) from None
+
+        def url() -> Optional[str]:  # the calculator link of the fight as given so far (prompted values too)
+            if site is None:
+                return None
+            from .links import build as build_link
+
+            given = [s.strip() for s in stat or ()]
+            return build_link(site, text, response or (), battle or (), next(iter(built.doc["cells"])),
+                              given + [r["spec"] for r in built.player if r["prompted"]], as_of)
+
+        def refused(exc):
+            """An error of the fight, pointed at the line; a refused play (불가) is a verdict and keeps the link."""
+            err = oneliner.relocate(exc, built, display)
+            if site is not None and isinstance(err, Forbidden):
+                err.link = url()
+                if not as_json:
+                    sys.stdout.write(err.link + "\n")
+            return err
+
+        asked: set = set()
+        while True:  # ask for what the verdict reads and nobody gave, until it reads none
+            yaml_text = oneliner.to_yaml(built, command)
+            try:
+                scn = parse_text(yaml_text, display, corpus)
+            except FlamerError as exc:
+                raise refused(exc) from None
+            missing = _needed_stats(scn, corpus, built, as_of, compare)
+            if not missing:
+                break
+            if any((m.piece, m.stat) in asked for m in missing):  # a value given is never needed again
+                raise RuntimeError("a stat the player gave is still reported unknown")
+            asked |= {(m.piece, m.stat) for m in missing}
+            oneliner.supply(built, _ask_missing(missing, as_json))
+        _same_scenario(yaml_text, built)
         if save:
             from .outfile import write_text
 
             write_text(save, yaml_text, "--save")
             sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
         try:
+            # what the player wrote, for the words of the answer (never the JSON): the sides the cards could
+            # not tell apart are 공격자 / 수비자, and a cell the player did not name is not shown
+            people = {"roles": built.roles, "cell": None if cell is not None else next(iter(built.doc["cells"]))}
             present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                             brief=brief)
+                             brief=brief, player=oneliner.player_json(built), link=url(), people=people,
+                             full=full, short=not (full or brief))
         except FlamerError as exc:
-            raise oneliner.relocate(exc, built) from None
+            raise refused(exc) from None
 
     _run(go, as_json=as_json)
 
 
+def _site_url(link: bool, site_url: Optional[str]) -> Optional[str]:
+    """The site address --link builds on (--site-url, else FLAMER_SITE_URL), or None without --link.
+    A missing or malformed address is a usage error (exit 2)."""
+    if not link:
+        if site_url is not None:
+            raise typer.BadParameter("--site-url은 --link와 함께 씁니다.", param_hint="--site-url")
+        return None
+    hint = "--site-url"
+    url = site_url
+    if url is None:
+        url, hint = os.environ.get("FLAMER_SITE_URL") or None, "FLAMER_SITE_URL"
+    if url is None or not url.strip():
+        raise typer.BadParameter("판정기 링크를 만들 사이트 주소가 없습니다. --site-url URL 또는 환경 변수 "
+                                 "FLAMER_SITE_URL로 주세요 (flamer site로 만든 사이트를 올린 곳, "
+                                 "예: --site-url https://example.org/flamer).", param_hint="--link")
+    import re
+
+    url = url.strip()
+    if not re.match(r"^(?i:https?|file)://\S", url) or any(ch in url for ch in "#?") or any(
+            ch.isspace() or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in url):
+        from .terminal import clean
+
+        raise typer.BadParameter(f"사이트 주소로 쓸 수 없습니다: {clean(url[:80])}. https://example.org/flamer처럼 "
+                                 "https://, http:// 또는 file://로 시작하고 공백·#·?가 없는 주소를 주세요.", param_hint=hint)
+    return url
+
+
+def _needed_stats(scn, corpus, built, as_of: Optional[str], compare: Optional[str]) -> list:
+    """The stats the card data leaves unknown that this fight's answer reads: the engine runs as the
+    answer will (each date of --compare, each ruling it forces) with the unknown stats left unknown,
+    and a stat it needs stops it (stat-unknown; every tied piece's at once). Nothing else is looked at:
+    an error of another kind (a forbidden declaration) is left to the answer itself, after --save."""
+    from . import oneliner, runner
+    from .errors import FlamerError
+
+    try:
+        if compare:
+            runner.compare(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare, needs=True)
+        else:
+            runner.run(scn, corpus, as_of)
+    except FlamerError as exc:
+        if runner.is_need(exc):
+            return oneliner.needs(built, exc)
+    return []
+
+
+def _same_scenario(yaml_text: str, built) -> None:
+    """The file fight writes and runs holds the scenario built from the line and nothing else: read
+    back, it is exactly that data (no argument text became structure). A difference is a bug."""
+    from .oneliner import korean_doc
+    from .yamlio import parse_text, plain
+
+    if plain(parse_text(yaml_text, "flamer fight")) != korean_doc(built.doc):
+        raise RuntimeError("the saved fight scenario does not read back as the scenario built")
+
+
 def _shell_quote(arg: str) -> str:
+    """An argument as a shell would take it back: shlex quoting, or bash's $'…' with escapes when it holds
+    a line break or another control character (which a quoted word would carry raw)."""
     import shlex
 
-    return shlex.quote(arg)
+    from .yamltext import comment_text
+
+    if comment_text(arg) == arg:
+        return shlex.quote(arg)
+    return "$'" + "".join(comment_text(ch) if ch not in "\\'" else "\\" + ch for ch in arg) + "'"
 
 
 def _ask_missing(missing, as_json: bool) -> dict:
-    """Ask a person at a terminal for stats the card database lacks; elsewhere one error listing them all."""
+    """Ask a person at a terminal for the unknown stats the verdict needs, once per card (or piece named
+    in the line only) and stat: the answer is that card's value for every piece of it, as --stat gives
+    it. Elsewhere one error listing them (--json: the interface's `missing` list, piece by piece).
+    Returns (piece id, stat) → value for every piece asked about."""
+    from .engine.types import stat_in_range
     from .errors import MissingStats
+    from .oneliner import stat_rule
     from .render import render
 
     if as_json or not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise MissingStats(missing, render("cli/fight_missing.txt.j2", missing=missing).rstrip())
     values = {}
+    groups: dict = {}
     for m in missing:
+        groups.setdefault((m.card or m.label, m.stat), []).append(m)
+    for group in groups.values():
+        m = group[0]
         while True:
-            sys.stderr.write(render("cli/fight_prompt.txt.j2", m=m))
+            sys.stderr.write(render("cli/fight_prompt.txt.j2", m=m, pieces=[g.piece for g in group]))
             sys.stderr.flush()
             try:
                 answer = input()
@@ -212,27 +405,49 @@ def _ask_missing(missing, as_json: bool) -> dict:
 
                 raise FlamerError("\n중단했습니다.") from None
             try:
-                values[(m.piece, m.stat)] = int(answer.strip())
-                break
+                value = int(answer.strip())
             except ValueError:
-                sys.stderr.write(render("cli/fight_prompt_retry.txt.j2", answer=answer.strip()))
+                sys.stderr.write(render("cli/fight_prompt_retry.txt.j2", answer=answer.strip(), rule=None))
+                continue
+            if stat_in_range(m.stat, value):  # the rule of the line and of scenario files (engine.types.STAT_MIN)
+                values.update({(g.piece, g.stat): value for g in group})
+                break
+            sys.stderr.write(render("cli/fight_prompt_retry.txt.j2", answer=answer.strip(), rule=stat_rule(m.stat)))
     return values
 
 
 # ------------------------------------------------------------------ search ----
-#: the longest query `search` accepts (characters, words); README states them
+#: the longest query `search` accepts (characters, words); the same cap holds for the name or id that
+#: `term`, `timing`, `card`, `rule`, `example` and `faq` look up. README states them
 SEARCH_MAX_CHARS = 500
 SEARCH_MAX_WORDS = 30
+
+
+def _check_length(text: str, what: str, fix: str) -> None:
+    """Refuse (BadInput, exit 1) an argument longer than a search query may be, before any lookup: a name
+    of 100 KB took 15-20 s of fuzzy matching and came back whole in the error. The message repeats
+    none of it."""
+    words = len(text.split())
+    if len(text) > SEARCH_MAX_CHARS or words > SEARCH_MAX_WORDS:
+        from .errors import BadInput
+        from .korean import josa
+
+        raise BadInput(f"{josa(what, '이/가')} 너무 깁니다 ({len(text):,}자, {words:,}단어; 한도 {SEARCH_MAX_CHARS}자·"
+                       f"{SEARCH_MAX_WORDS}단어). 고치는 법: {fix}")
+
+
+#: the Korean names of the kinds `search --kind` takes
+SEARCH_KIND_WORDS = {"조항": "clause", "판정": "ruling", "질문": "faq", "예시": "example", "카드": "card", "용어": "term"}
 
 
 @app.command()
 def search(
     query: List[str] = typer.Argument(..., metavar="검색어...", help="찾을 말. 띄어쓰기·오타·조사·초성·영문 자판 입력도 됩니다."),
-    limit: int = typer.Option(10, "--limit", "-n", min=1, help="결과 수."),
-    kind: Optional[str] = typer.Option(None, "--kind", "-k", autocompletion=complete.choices(complete.SEARCH_KINDS),
-                                       help="종류만: clause(조항), ruling(판정), faq, example(예시), card(카드), term(용어)."),
+    limit: int = typer.Option(10, "--limit", "-n", min=1, metavar="개수", help="보여 줄 결과 수 (기본 10)."),
+    kind: Optional[str] = typer.Option(None, "--kind", "-k", metavar="종류", autocompletion=complete.choices(complete.SEARCH_KINDS),
+                                       help="종류만: 조항(clause), 판정(ruling), 질문(faq), 예시(example), 카드(card), 용어(term)."),
     as_of: Optional[str] = ASOF_OPT,
-    explain: bool = typer.Option(False, "--explain", help="상위 결과마다 검색어의 각 말이 무엇과 어떻게(원형·유의어·오타·초성) 맞았는지와 가중치, 질문 예와 닮은 정도."),
+    explain: bool = typer.Option(False, "--explain", help="상위 결과마다 검색어의 각 말이 무엇과 어떻게(원형·유의어·오타·초성) 맞았는지, 그 가중치와 질문 예와 닮은 정도를 보여 줍니다."),
     as_json: bool = JSON_OPT,
 ):
     """규칙·판정·FAQ·예시·용어·카드를 한꺼번에 찾습니다. 문장으로 물어도 됩니다.
@@ -242,23 +457,23 @@ def search(
     if not " ".join(query).strip():
         raise typer.BadParameter("찾을 말이 비어 있습니다 (예: flamer search 대응 스택).", param_hint="검색어")
     as_of = _usage_date(as_of, "--as-of")
+    k = kind
+    if k is not None:  # a kind the search does not know is a usage error (exit 2)
+        from .korean import quoted
+        from .search import KINDS
+
+        k = SEARCH_KIND_WORDS.get(k.strip(), k.strip().lower())
+        if k not in KINDS:
+            raise typer.BadParameter(f"종류 {quoted(kind, '을/를')} 모릅니다. 다음 중 하나를 고르세요: "
+                                     f"{', '.join(f'{ko}({en})' for ko, en in SEARCH_KIND_WORDS.items())}.",
+                                     param_hint="--kind")
 
     def go():
-        from .errors import BadInput
-        from .search import KINDS, search_report
+        from .search import search_report
 
-        k = kind
-        if k is not None:
-            aliases = {"조항": "clause", "판정": "ruling", "예시": "example", "카드": "card", "용어": "term"}
-            k = aliases.get(k, k)
-            if k not in KINDS:
-                raise BadInput(f"--kind: 모르는 종류입니다: {kind}. 다음 중 하나: {', '.join(KINDS)}.")
         q = " ".join(query)
-        words = len(q.split())
-        if len(q) > SEARCH_MAX_CHARS or words > SEARCH_MAX_WORDS:
-            raise BadInput(f"검색어가 너무 깁니다 ({len(q):,}자, {words:,}단어; 한도 {SEARCH_MAX_CHARS}자·{SEARCH_MAX_WORDS}단어). "
-                           "고치는 법: 찾을 말의 핵심 낱말 몇 개만 적으세요 (예: flamer search 대응 스택).")
-        from .corpus import load_index
+        _check_length(q, "검색어", "찾을 말의 핵심 낱말 몇 개만 적으세요 (예: flamer search 대응 스택).")
+        from .searchindex import load_index
 
         obj = search_report(load_index(), q, kind=k, limit=min(limit, 5) if explain else limit, as_of=as_of,
                             explain=explain or not as_json)
@@ -278,29 +493,38 @@ def search(
 # -------------------------------------------------------------------- rule ----
 @app.command()
 def rule(
-    rule_id: str = typer.Argument(..., metavar="ID", autocompletion=complete.rule_ids,
-                                 help="조항 id (예: combat.step7.sweep), 해석 id (interp.…) 또는 판정 id (ruling.…)."),
+    rule_words: List[str] = typer.Argument(..., metavar="조항", autocompletion=complete.rule_ids,
+                                           help="조항 번호 (예: 6.26, 1.10.1, 해석 6.14-1), 조항 id (예: combat.step7.sweep), "
+                                                "해석 id (interp.…), 판정 id (ruling.…) 또는 판정 날짜 (9/24)."),
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):
-    """조항 하나를 봅니다: 문안, 출처 페이지, 관련 판정, 함께 볼 조항.
+    """조항 하나를 봅니다: 번호와 문안, 출처 페이지, 관련 판정, 함께 볼 조항.
+
+    조항은 번호(6.26)로도 id(combat.step7.sweep)로도 찾습니다. 번호는 한 규칙 판 안에서 바뀌지 않습니다.
 
     --as-of 날짜를 주면 그날 유효했던 문안과 그 뒤에 바뀐 판정을 보여 줍니다.
     """
     as_of = _usage_date(as_of, "--as-of")
+    rule_id = " ".join(rule_words)
 
     def go():
         from .lookup import rule as do_rule
 
-        _emit(do_rule(_corpus(), rule_id, as_of), as_json, "cli/rule.txt.j2")
+        _check_length(rule_id, "조항 번호나 id", "조항 번호나 id 하나를 적으세요 (예: flamer rule 6.26).")
+        corpus = _corpus()
+        obj = do_rule(corpus, rule_id, as_of)
+        _emit(obj, as_json, "cli/rule.txt.j2", **_lookup_words(corpus),
+              faq_questions={f: corpus.faq[f]["question"] for f in obj.get("faq", ())},
+              example_titles={e: corpus.examples[e]["title"] for e in obj.get("examples", ())})
 
     _run(go, as_json=as_json)
 
 
 @app.command()
 def rulings(
-    since: Optional[str] = typer.Option(None, "--since", metavar="YYYY-MM-DD", help="이 날짜 이후(포함)."),
-    until: Optional[str] = typer.Option(None, "--until", metavar="YYYY-MM-DD", help="이 날짜 이전(포함)."),
+    since: Optional[str] = typer.Option(None, "--since", metavar="날짜", help="이 날짜 이후(포함)."),
+    until: Optional[str] = typer.Option(None, "--until", metavar="날짜", help="이 날짜 이전(포함)."),
     as_json: bool = JSON_OPT,
 ):
     """날짜가 붙은 판정(확정·정정·개정·폐지·도입…)을 오래된 순으로 봅니다."""
@@ -309,7 +533,8 @@ def rulings(
     def go():
         from .lookup import rulings as do_rulings
 
-        _emit(do_rulings(_corpus(), since, until), as_json, "cli/rulings.txt.j2")
+        corpus = _corpus()
+        _emit(do_rulings(corpus, since, until), as_json, "cli/rulings.txt.j2", **_lookup_words(corpus))
 
     _run(go, as_json=as_json)
 
@@ -326,25 +551,34 @@ def card(
     def go():
         from .lookup import card as do_card
 
-        _emit(do_card(_corpus(), " ".join(name)), as_json, "cli/card.txt.j2")
+        text = " ".join(name)
+        _check_length(text, "카드 이름", "카드 이름 하나를 적으세요 (예: flamer card 별마대).")
+        corpus = _corpus()
+        _emit(do_card(corpus, text), as_json, "cli/card.txt.j2", **_lookup_words(corpus))
 
     _run(go, as_json=as_json)
 
 
 @app.command()
 def cards(
-    faction: Optional[str] = typer.Option(None, "--faction", "-f", autocompletion=complete.choices(complete.FACTIONS),
-                                           help="진영: DGM(대광명연방), BGM(밤결무리), 미상."),
-    grade: Optional[str] = typer.Option(None, "--grade", "-g", autocompletion=complete.choices(complete.GRADES),
+    faction: Optional[str] = typer.Option(None, "--faction", "-f", metavar="진영", autocompletion=complete.choices(complete.FACTIONS),
+                                           help="진영: 대광명연방(DGM), 밤결무리(BGM), 미상."),
+    grade: Optional[str] = typer.Option(None, "--grade", "-g", metavar="등급", autocompletion=complete.choices(complete.GRADES),
                                          help="등급: 초급, 중급, 고급, 미상."),
-    timing: Optional[str] = typer.Option(None, "--timing", "-t", autocompletion=complete.choices(complete.CARD_TIMINGS),
+    timing: Optional[str] = typer.Option(None, "--timing", "-t", metavar="타이밍", autocompletion=complete.choices(complete.CARD_TIMINGS),
                                           help="타이밍 태그: 전투, 대응, 이동, 등장."),
     structure: Optional[bool] = typer.Option(None, "--structure/--no-structure", help="구조물만 / 구조물 빼고."),
-    type_: Optional[str] = typer.Option(None, "--type", autocompletion=complete.choices(complete.CARD_TYPES),
-                                         help="piece(기물 카드) 또는 special(특수카드)."),
+    type_: Optional[str] = typer.Option(None, "--type", metavar="종류", autocompletion=complete.choices(complete.CARD_TYPES),
+                                         help="종류: 기물카드(piece) 또는 특수카드(special)."),
     as_json: bool = JSON_OPT,
 ):
     """카드 목록 (필터: 진영, 등급, 타이밍 태그, 구조물, 종류)."""
+    from .lookup import BadFilter, card_filters
+
+    try:  # a filter value the tool does not know is a usage error (exit 2), before any data is read
+        card_filters(faction, grade, timing, type_)
+    except BadFilter as exc:
+        raise typer.BadParameter(exc.message, param_hint=exc.option) from None
 
     def go():
         from .lookup import cards as do_cards
@@ -361,26 +595,33 @@ def term(
                                                 help="찾을 용어. 없으면 용어집 전체."),
     as_json: bool = JSON_OPT,
 ):
-    """용어집: 기동, 정착, 확보, 조우, 맞대응 … 뜻과 관련 조항."""
+    """용어집: 기동, 정착, 확보, 조우, 맞대응 … 뜻과 관련 조항. 용어 없이 치면 전체를 가나다순으로."""
 
     def go():
         from .lookup import term as do_term, terms as do_terms
 
         if word:
-            _emit(do_term(_corpus(), " ".join(word)), as_json, "cli/term.txt.j2")
+            text = " ".join(word)
+            _check_length(text, "용어", "용어 하나를 적으세요 (예: flamer term 확보).")
+            corpus = _corpus()
+            _emit(do_term(corpus, text), as_json, "cli/term.txt.j2", **_lookup_words(corpus))
         else:
-            _emit(do_terms(_corpus()), as_json, "cli/terms.txt.j2")
+            from .korean import collation_key
+
+            data = do_terms(_corpus())
+            data["terms"].sort(key=lambda t: collation_key(t["term"]))  # 가나다 order, as in the book and the site
+            _emit(data, as_json, "cli/terms.txt.j2")
 
     _run(go, as_json=as_json)
 
 
 @app.command()
 def faq(
-    faq_id: Optional[str] = typer.Argument(None, metavar="[ID]", autocompletion=complete.faq_ids, help="FAQ id. 없으면 전체."),
-    fmt: str = typer.Option("text", "--format", metavar="text|md|html|pdf",
+    faq_id: Optional[str] = typer.Argument(None, metavar="[항목]", autocompletion=complete.faq_ids, help="FAQ id. 없으면 전체."),
+    fmt: str = typer.Option("text", "--format", metavar="형식",
                             autocompletion=complete.choices(complete.FORMATS + ("pdf",)),
-                            help="text(터미널), md, html(인쇄용 페이지: flamer book의 FAQ 부분과 같은 모양), pdf."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                            help="text(텍스트: 터미널), md(마크다운), html(인쇄용 페이지: flamer book의 FAQ 부분과 같은 모양), pdf."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="파일",
                                          help="출력 파일. 없으면 표준 출력(pdf는 파이프로 받을 때만)."),
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
@@ -390,14 +631,15 @@ def faq(
     --format html|md|pdf는 인쇄용 FAQ 페이지입니다: 페이지별 FAQ 전부와 대응턴의 판정 사례, 시나리오가 붙은
     항목은 엔진이 푼 결과, 끝에 답이 인용한 조항. --as-of 날짜를 주면 그날의 규칙으로 풉니다.
     """
-    if fmt not in ("text", "md", "html", "pdf"):
-        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html, pdf 중 하나를 고르세요.", param_hint="--format")
+    fmt = _usage_format(fmt, ("text", "md", "html", "pdf"))
     _check_pdf_target(fmt, output)
     as_of = _usage_date(as_of, "--as-of")
 
     def go():
         from .lookup import faq as do_faq
 
+        if faq_id is not None:
+            _check_length(faq_id, "FAQ id", "FAQ id 하나를 적으세요 (예: flamer faq faq.combat.dice, 목록은 id 없이).")
         corpus = _corpus()
         data = do_faq(corpus, faq_id)
         if as_json or fmt == "text":
@@ -405,14 +647,58 @@ def faq(
                 from .errors import BadInput
 
                 raise BadInput("-o는 --format md, html, pdf에서만 씁니다.")
-            _emit(data, as_json, "cli/faq.txt.j2")
+            _emit(data, as_json, "cli/faq.txt.j2", **_lookup_words(corpus))
             return
         from .book import build_faq, render_html, render_md
 
-        page = build_faq(corpus, as_of, faq_id)
-        _write_page(render_md(page) if fmt == "md" else render_html(page), fmt, output)
+        report = _PageReport("faq", fmt, {"faq": len(corpus.faq)})
+        with report.progress:
+            report.step("solve")
+            page = build_faq(corpus, as_of, faq_id)
+            report.step("render")
+            text = render_md(page) if fmt == "md" else render_html(page)
+            pages, size = _write_page(text, fmt, output, progress=report.pdf_step)
+        report.done(output, pages, size)
 
     _run(go, as_json=as_json)
+
+
+class _PageReport:
+    """The progress line (on a terminal's stderr only, flamer_ref/progress.py) and the done line (on
+    stderr always) of `flamer book` and `flamer faq --format md|html|pdf`. Words:
+    templates/cli/page_progress.txt.j2, templates/cli/page_written.txt.j2."""
+
+    def __init__(self, what: str, fmt: str, counts: dict):
+        from .progress import Progress
+
+        self.what, self.counts = what, dict(counts)
+        self.steps = ("solve", "layout", "write") if fmt == "pdf" else ("solve", "write")
+        self.progress = Progress()
+        self.current = "solve"
+
+    def step(self, step: str, pages: int = 0, force: bool = True) -> None:
+        if not self.progress.enabled:
+            return
+        from .render import render
+
+        self.current = step
+        no = self.steps.index({"render": "solve", "index": "layout", "refit": "layout"}.get(step, step)) + 1
+        self.progress.show(render("cli/page_progress.txt.j2", what=self.what, counts=self.counts, step=step,
+                                  no=no, steps=len(self.steps), pages=pages).strip(), force=force)
+
+    def figures(self, html: str) -> None:
+        self.counts["figures"] = html.count('<svg class="fig"')
+
+    def pdf_step(self, step: str, pages: int) -> None:
+        """html_to_pdf's progress: ("layout" | "refit" | "index" | "write", pages so far)."""
+        self.step(step, pages, force=step != self.current)
+
+    def done(self, output: Optional[str], pages: Optional[int], size: int) -> None:
+        from .render import render
+
+        self.progress.clear()
+        sys.stderr.write(render("cli/page_written.txt.j2", what=self.what, path=output, pages=pages,
+                                size=size).strip() + "\n")
 
 
 def _check_pdf_target(fmt: str, output: Optional[str]) -> None:
@@ -425,13 +711,14 @@ def _check_pdf_target(fmt: str, output: Optional[str]) -> None:
                                  param_hint="-o")
 
 
-def _write_page(text: str, fmt: str, output: Optional[str]) -> None:
-    """Write an HTML or Markdown page (or, for pdf, the PDF made from the HTML) to -o FILE or standard output."""
+def _write_page(text: str, fmt: str, output: Optional[str], progress=None) -> tuple[Optional[int], int]:
+    """Write an HTML or Markdown page (or, for pdf, the PDF made from the HTML) to -o FILE or standard output.
+    Returns (the PDF's pages or None, the bytes written). progress: html_to_pdf's progress callback."""
     from pathlib import Path
 
     from .terminal import clean
 
-    text = clean(text)  # a page carries no raw control characters (autoescape keeps ESC)
+    text = clean(text, html=fmt != "md")  # a page carries no raw control characters (autoescape keeps ESC)
     if fmt == "pdf":
         try:
             from .pdf import html_to_pdf
@@ -445,34 +732,41 @@ def _write_page(text: str, fmt: str, output: Optional[str]) -> None:
         if output:
             from .outfile import check_target
 
-            html_to_pdf(text, check_target(output, "-o", "PDF 파일"))
-            return
+            target = check_target(output, "-o", "PDF 파일")
+            pages = html_to_pdf(text, target, progress=progress)
+            return pages, Path(target).stat().st_size
         import tempfile
 
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "out.pdf"
-            html_to_pdf(text, path)
+            pages = html_to_pdf(text, path, progress=progress)
+            data = path.read_bytes()
+            if progress is not None:
+                progress("write", pages)
             sys.stdout.flush()
-            sys.stdout.buffer.write(path.read_bytes())
+            sys.stdout.buffer.write(data)
             sys.stdout.buffer.flush()
-        return
+        return pages, len(data)
+    if progress is not None:
+        progress("write", 0)
     if output:
         from .outfile import write_text
 
         write_text(output, text, "-o")
-        return
+        return None, len(text.encode("utf-8"))
     sys.stdout.write(text)
+    return None, len(text.encode("utf-8"))
 
 
 # -------------------------------------------------------------------- book ----
 @app.command()
 def book(
-    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD",
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="날짜",
                                         help="그날의 규칙으로 만든 책: 그날 유효했던 조항 문안, 그날까지의 판정, "
                                              "그날 기준으로 푼 예시 (2026-09-24, 9/24, 9월 24일도 됩니다)."),
-    fmt: str = typer.Option("html", "--format", metavar="html|pdf", autocompletion=complete.choices(("html", "pdf")),
+    fmt: str = typer.Option("html", "--format", metavar="형식", autocompletion=complete.choices(("html", "pdf")),
                             help="html(기본: 스타일과 그림이 든 파일 하나) 또는 pdf(인쇄용)."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="파일",
                                          help="출력 파일. 없으면 표준 출력(pdf는 파이프로 받을 때만)."),
     as_json: bool = JSON_OPT,
 ):
@@ -487,8 +781,7 @@ def book(
         flamer book --format pdf -o 핸드북.pdf
         flamer book --as-of 9/23 -o 0923.html
     """
-    if fmt not in ("html", "pdf"):
-        raise typer.BadParameter(f"없는 형식입니다: {fmt}. html, pdf 중 하나를 고르세요.", param_hint="--format")
+    fmt = _usage_format(fmt, ("html", "pdf"))
     if not as_json:
         _check_pdf_target(fmt, output)
     as_of = _usage_date(as_of, "--as-of")
@@ -496,50 +789,140 @@ def book(
     def go():
         from .book import build_book, render_html, summary
 
-        model = build_book(_corpus(), as_of)
+        corpus = _corpus()
         if as_json:
-            _emit(summary(model), True)
+            _emit(summary(build_book(corpus, as_of)), True)
             return
-        _write_page(render_html(model), fmt, output)
+        report = _PageReport("book", fmt, {"clauses": len(corpus.clauses),
+                                           "examples": sum(1 for e in corpus.examples.values() if e["type"] != "reasoned")})
+        with report.progress:
+            report.step("solve")
+            model = build_book(corpus, as_of)
+            report.step("render")
+            html = render_html(model)
+            report.figures(html)
+            pages, size = _write_page(html, fmt, output, progress=report.pdf_step)
+        report.done(output, pages, size)
 
     _run(go, as_json=as_json)
 
 
 # -------------------------------------------------------------------- site ----
+_PYODIDE = "314.0.8"  # flamer_ref.siteengine.PYODIDE_VERSION (said in --help without importing the builder)
+
+
 @app.command()
 def site(
-    directory: str = typer.Argument(..., metavar="DIR", help="사이트를 쓸 폴더 (없으면 만듭니다)."),
-    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD",
+    directory: str = typer.Argument(..., metavar="폴더", help="사이트를 쓸 폴더 (없으면 만듭니다)."),
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="날짜",
                                         help="그날의 규칙으로 만든 사이트: 그날 유효했던 조항 문안, 그날까지의 판정 "
                                              "(2026-09-24, 9/24, 9월 24일도 됩니다)."),
+    port: Optional[str] = typer.Argument(None, metavar="[포트]",
+                                         help="--serve의 포트 (기본 8000; 쓰는 중이면 다음 빈 포트)."),
+    pyodide: Optional[str] = typer.Option(None, "--pyodide", metavar="경로",
+                                          help=f"판정기 엔진의 Pyodide {_PYODIDE}: npm 패키지 파일이 든 폴더나 그 압축 파일 "
+                                               "(없으면 환경 변수 FLAMER_PYODIDE, 사용자 캐시, npm 레지스트리 순으로 구함)."),
+    no_engine: bool = typer.Option(False, "--no-engine",
+                                   help="판정기 엔진 없이 만듭니다: 읽기와 검색만 되고 사이트가 약 14메가바이트 작아집니다 "
+                                        "(환경 변수 FLAMER_PYODIDE=0도 같음)."),
+    serve: bool = typer.Option(False, "--serve",
+                               help="만든 폴더를 이 컴퓨터(127.0.0.1)의 웹 서버로 엽니다 (판정기는 웹 서버로 연 사이트에서만 "
+                                    "돕니다). 터미널에서 중단하면 끝납니다."),
     as_json: bool = JSON_OPT,
 ):
     """정적 레퍼런스 사이트를 폴더에 씁니다: 목차와 검색, 규칙 페이지(조항마다 고정 링크), 카드 페이지,
-    판정 연표, FAQ, 그림이 든 예시, 용어집.
+    판정 연표, FAQ, 그림이 든 예시, 용어집, 그리고 판정기(전투·시나리오를 브라우저 안에서 푸는 페이지).
 
-    웹 서버 없이 폴더의 index.html을 브라우저로 바로 열어도 동작하고, 검색은 미리 만든 색인으로 오프라인에서 됩니다(초성·오타도).
+    웹 서버 없이 폴더의 index.html을 브라우저로 바로 열어도 읽기와 검색은 동작하고, 검색은 미리 만든 색인으로 오프라인에서 됩니다(초성·오타도).
     조항 링크는 rules/섹션id.html#조항id 꼴로 고정됩니다 (예: rules/combat.html#combat.step7.sweep).
+
+    판정기는 이 패키지의 파이썬 코드를 브라우저에서 Pyodide로 돌립니다. Pyodide는 --pyodide 경로, 환경 변수
+    FLAMER_PYODIDE, 사용자 캐시, npm 레지스트리(내려받아 코드에 고정한 해시로 확인) 순으로 구하고, 어디서도 못 구하면
+    엔진 없이 만들고 그렇다고 알립니다. 웹 서버(아무 정적 호스팅)로 연 사이트에서 돌고, 한 번 연 뒤에는 오프라인에서도 됩니다.
 
     빈 폴더, 없는 폴더, 또는 전에 flamer site가 만든 폴더에만 씁니다. 다시 만들 때는 전에 쓴 파일만 바꾸거나
     지우고(목록: .flamer-site.json), 그 밖의 파일은 건드리지 않습니다.
 
-    예: flamer site 사이트/ / flamer site 0923/ --as-of 9/23
+    \b
+    예: flamer site 사이트/
+        flamer site 사이트/ --serve            (이 컴퓨터에서 판정기 열기)
+        flamer site 사이트/ --pyodide pyodide-314.0.8.tgz
+        flamer site 0923/ --as-of 9/23 --no-engine
     """
     if not directory.strip():
         raise typer.BadParameter("빈 경로입니다. 사이트를 쓸 폴더 이름을 주세요.", param_hint="DIR")
     as_of = _usage_date(as_of, "--as-of")
+    if port is not None and not serve:
+        raise typer.BadParameter(f"포트({port})는 --serve와 함께 적습니다 (예: flamer site 사이트/ --serve 8080).",
+                                 param_hint="포트")
+    if port is not None and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise typer.BadParameter(f"포트는 1~65535의 정수입니다 (지금: {port}).", param_hint="포트")
+    if pyodide is not None and not pyodide.strip():
+        raise typer.BadParameter("빈 경로입니다. Pyodide 폴더나 .tgz 파일을 주세요.", param_hint="--pyodide")
+    if no_engine and pyodide is not None:
+        raise typer.BadParameter("--no-engine과 --pyodide는 함께 쓸 수 없습니다.", param_hint="--no-engine")
 
     def go():
+        from .render import render
         from .site import make_site
 
-        _emit(make_site(_corpus(), directory, as_of), as_json, "site/summary.txt.j2")
+        report = make_site(_corpus(), directory, as_of, engine=not no_engine, pyodide=pyodide)
+        engine = report["engine"]
+        if not engine["included"] and engine["reason"] != "off":  # say it, once, with what to do
+            sys.stderr.write(render("site/engine_missing.txt.j2", engine=engine))
+        _emit(report, as_json, "site/summary.txt.j2")
+        if serve:
+            _serve(directory, port, as_json)
 
     _run(go, as_json=as_json)
 
 
+def _serve(directory: str, port: Optional[str], as_json: bool) -> None:
+    """`flamer site DIR --serve [PORT]`: serve the folder on 127.0.0.1 until Ctrl-C. Without a port,
+    8000 or the next free one of the twenty after it."""
+    from urllib.parse import quote
+
+    from .errors import BadInput, os_reason
+    from .render import render
+    from .siteengine import make_server
+
+    tries = [int(port)] if port is not None else list(range(8000, 8021))
+    server, last = None, None
+    for p in tries:
+        try:
+            server = make_server(directory, p)
+            break
+        except OSError as exc:
+            last = exc
+    if server is None:
+        raise BadInput(render("site/serve_failed.txt.j2", port=port, first=tries[0], last=tries[-1],
+                              reason=os_reason(last)).rstrip())
+    host, bound = server.server_address[:2]
+    page = "판정기.html" if os.path.isfile(os.path.join(directory, "판정기.html")) else "index.html"
+    url = f"http://{host}:{bound}/{quote(page)}"
+    stream = sys.stderr if as_json else sys.stdout
+    stream.write(render("site/serving.txt.j2", url=url, page=page, host=host, port=bound))
+    stream.flush()
+    import signal
+
+    def stop(*_args):  # a terminal's Ctrl-C, and a plain `kill` as well
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, stop)
+    except (ValueError, OSError):  # not the main thread: Ctrl-C only
+        pass
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        stream.write(render("site/serve_stopped.txt.j2"))
+    finally:
+        server.server_close()
+
+
 @app.command()
 def example(
-    example_id: Optional[str] = typer.Argument(None, metavar="[ID]", autocompletion=complete.example_ids,
+    example_id: Optional[str] = typer.Argument(None, metavar="[예시]", autocompletion=complete.example_ids,
                                                help="예시 id. 없으면 목록."),
     show_scenario: bool = typer.Option(False, "--scenario",
                                        help="예시의 시나리오 YAML을 출력합니다 (flamer simulate -로 그대로 다시 풉니다). "
@@ -557,6 +940,8 @@ def example(
     def go():
         from .lookup import example as do_example, examples_list
 
+        if example_id is not None:
+            _check_length(example_id, "예시 id", "예시 id 하나를 적으세요 (예: flamer example ex.combat.scene5, 목록은 id 없이).")
         if show_scenario:
             from .scenario_files import example_scenario
             from .render import render
@@ -570,7 +955,8 @@ def example(
             sys.stdout.write(out["yaml"])
             return
         if example_id is not None:  # '' is an empty id (an error), not 'list them all'
-            _emit(do_example(_corpus(), example_id), as_json, "cli/example.txt.j2")
+            corpus = _corpus()
+            _emit(do_example(corpus, example_id), as_json, "cli/example.txt.j2", **_lookup_words(corpus))
         else:
             _emit(examples_list(_corpus()), as_json, "cli/examples.txt.j2")
 
@@ -591,7 +977,10 @@ def timing(
     def go():
         from .lookup import timing as do_timing
 
-        _emit(do_timing(_corpus(), " ".join(name)), as_json, "cli/timing.txt.j2")
+        text = " ".join(name)
+        _check_length(text, "이름", "카드·능력·타이밍 태그·용어 이름 하나를 적으세요 (예: flamer timing 진내폭격).")
+        corpus = _corpus()
+        _emit(do_timing(corpus, text), as_json, "cli/timing.txt.j2", **_lookup_words(corpus))
 
     _run(go, as_json=as_json)
 
@@ -599,10 +988,17 @@ def timing(
 # ---------------------------------------------------------------- validate ----
 @app.command()
 def validate(
-    data: Optional[str] = typer.Option(None, "--data", metavar="DIR", help="검사할 데이터 폴더 (rules/, cards/가 있는 곳)."),
+    data: Optional[str] = typer.Option(None, "--data", metavar="폴더", help="검사할 데이터 폴더 (rules/, cards/가 있는 곳)."),
+    write_numbers: bool = typer.Option(False, "--write-numbers",
+                                       help="조항 번호 기록(rules/numbers.lock.yaml)을 지금 데이터의 번호로 씁니다. "
+                                            "같은 규칙 판에서 번호가 바뀌었으면 쓰지 않습니다."),
     as_json: bool = JSON_OPT,
 ):
-    """rules/와 cards/ 전체를 엄격하게 검사합니다. 문제가 하나라도 있으면 종료 코드 1."""
+    """rules/와 cards/ 전체를 엄격하게 검사합니다. 문제가 하나라도 있으면 종료 코드 1.
+
+    조항 번호가 번호 기록과 같은지, 사람이 읽는 칸에 데이터 편집자에게 남긴 말(출처 페이지 id 등)이 없는지도
+    봅니다 (docs/DATA.md).
+    """
     if data is not None and not data.strip():
         raise typer.BadParameter("빈 경로입니다. 검사할 데이터 폴더를 적으세요.", param_hint="--data")
 
@@ -617,12 +1013,13 @@ def validate(
 
         def refuse(problems) -> None:  # every problem of validate: {"ok": false, "problems": […]} under --json
             if as_json:
-                from .terminal import clean
+                from . import render  # noqa: F401 - the edge words coded problems (errors.use_wording)
+                from .terminal import clean, json_text
 
                 sys.stderr.write(clean(DataError(problems).message.rstrip()) + "\n")  # as every error: Korean on stderr
-                sys.stdout.write(json.dumps({"ok": False, "problems": [
+                sys.stdout.write(json_text({"ok": False, "problems": [
                     {"file": p.file, "line": p.line, "key": p.key, "message": p.message, "fix": p.fix}
-                    for p in problems]}, ensure_ascii=False, indent=2) + "\n")
+                    for p in problems]}))
                 raise typer.Exit(1) from None
             raise DataError(problems)
 
@@ -632,7 +1029,8 @@ def validate(
             refuse(exc.problems)
         # card effects (cards/effects.yaml): every card and ability named must exist in cards.yaml;
         # the example board (rules/boards/example.yaml), as the engine will read it
-        from .corpus import EXAMPLE_BOARD, check_scenarios, load_effects, load_example_board
+        from .checks import check_scenarios, load_effects, load_example_board
+        from .corpus import EXAMPLE_BOARD, present
 
         problems = []
         from .errors import Problem
@@ -646,14 +1044,24 @@ def validate(
         effects = {}
         effects_file = root / "cards" / "effects.yaml"
         try:
-            effects = load_effects(c, effects_file) if effects_file.is_file() else {}
+            effects = load_effects(c, effects_file)  # none when there is no file
         except DataError as exc:
             problems += exc.problems
-        if (root / EXAMPLE_BOARD).is_file():
-            try:
+        try:
+            if present(root, EXAMPLE_BOARD):
                 load_example_board(root)
-            except DataError as exc:
-                problems += exc.problems
+        except DataError as exc:
+            problems += exc.problems
+        from . import datawords, numbering
+
+        wrote = None
+        if write_numbers:  # before the check, which then finds the record as written
+            wrote = numbering.write_lock(c, root)
+            from .render import render
+
+            sys.stderr.write(render("cli/numbers_written.txt.j2", data=wrote))
+        problems += datawords.check(c)  # the editors' words in what a person reads
+        problems += numbering.check_lock(c, root)  # no rule number changes silently
         if not problems:  # every example and FAQ scenario, parsed against the cards and resolved
             problems = check_scenarios(c)
         if problems:
@@ -661,7 +1069,9 @@ def validate(
         counts = {"clauses": len(c.clauses), "interpretations": len(c.interpretations), "rulings": len(c.rulings),
                   "faq": len(c.faq), "terms": len(c.terms), "examples": len(c.examples), "cards": len(c.cards),
                   "effects": len(effects), "timings": len(c.timings)}
-        _emit({"ok": True, "root": str(root), "counts": counts, "problems": []}, as_json, "cli/validate.txt.j2")
+        lock = present(root, numbering.LOCK)  # the people's answer says whether the numbers were compared
+        _emit({"ok": True, "root": str(root), "counts": counts, "problems": []}, as_json, "cli/validate.txt.j2",
+              numbers={"compared": lock, "version": c.rules_version, "lock": numbering.LOCK})
 
     _run(go, as_json=as_json)
 
@@ -671,23 +1081,53 @@ def validate(
 _FORMATS = ("text", "md", "html")
 
 
-def _emit_result(obj: dict, as_json: bool, fmt: str, refs: dict) -> None:
-    """A simulate answer: JSON, or templates/simulate/<kind>.<txt|md|html>.j2 (render_result)."""
+def _emit_result(obj: dict, as_json: bool, fmt: str, refs: dict, link: Optional[str] = None, **words) -> None:
+    """A simulate answer: JSON, or templates/simulate/<kind>.<txt|md|html>.j2 (render_result).
+
+    link (flamer fight --link): the calculator link — the last key of the JSON, the last line of a
+    text or Markdown answer, inside an HTML page (a line after </html> would not be part of it)."""
     if as_json:
-        _emit(obj, True)
+        _emit(dict(obj, link=link) if link else obj, True)
         return
     from .render import render_result
     from .terminal import clean  # also in HTML: autoescape does not remove ESC
 
-    sys.stdout.write(clean(render_result(obj, fmt, refs=refs)))
+    out = clean(render_result(dict(obj, link=link) if link and fmt == "html" else obj, fmt, refs=refs, **words),
+                html=fmt == "html")
+    sys.stdout.write(out)
+    _link_line(link, fmt, out)
+
+
+def _link_line(link: Optional[str], fmt: str, before: str) -> None:
+    """The calculator link alone on the last line of a text or Markdown answer, after a blank line
+    (in Markdown its own paragraph, not a line of the verdict's quote)."""
+    if link and fmt != "html":
+        sys.stdout.write(("\n" if before.endswith("\n") else "\n\n") + link + "\n")
 
 
 def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text", as_of: Optional[str] = None,
-                     compare: Optional[str] = None, all_branches: bool = False, brief: bool = False) -> None:
+                     compare: Optional[str] = None, all_branches: bool = False, brief: bool = False,
+                     player: Optional[list] = None, link: Optional[str] = None, people: Optional[dict] = None,
+                     full: bool = True, short: bool = False) -> None:
     """Resolve a parsed scenario and print it: shared by `simulate` and `fight`.
 
-    brief: print only the verdict (at most four lines; with as_json, {"verdict": …, "lines": […]})."""
+    brief: print only the verdict (at most four lines; with as_json, {"verdict": …, "lines": […]}).
+    player (fight): the player's own values for unknown stats, shown as theirs (`player_stats`).
+    link (fight --link): the calculator link, after the answer (see _emit_result).
+    people (fight): what the player wrote, for the words only ({roles, cell}: templates/simulate/_people.j2).
+    full: cite clauses by id (a judge asked for citations); short (fight at the table): the verdict and
+    the reasons that decided it, the story folded away (render_result). Neither changes the JSON."""
     from . import runner
+
+    people = dict(people or {})
+    if scn.kind == "combat":  # --all-branches outcomes carry no pieces: their names come from the scenario
+        people.setdefault("pieces", {p.id: {"label": p.label} for p in scn.pieces})
+    words = {"people": people, "full": full and not brief, "short": short}
+
+    def _mine(obj: dict) -> dict:
+        if player:
+            obj["player_stats"] = player
+        return obj
 
     def _brief(obj: dict) -> bool:
         if not brief:
@@ -695,15 +1135,17 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
         from .render import render
 
         refs = runner.refs(corpus, obj)
-        text = render("simulate/_verdict.txt.j2", data=obj, refs=refs, brief=True, fmt=fmt)
+        text = render("simulate/_verdict.txt.j2", data=obj, refs=refs, brief=True, fmt=fmt, **words)
         if as_json:
             from .verdict import build
 
-            _emit({"verdict": build(obj), "lines": text.splitlines()}, True)
+            _emit({"verdict": build(obj), "lines": text.splitlines(), **({"link": link} if link else {})}, True)
         elif fmt == "html":
-            sys.stdout.write(render("simulate/brief.html.j2", data=obj, refs=refs))
+            sys.stdout.write(render("simulate/brief.html.j2", data=dict(obj, link=link) if link else obj, refs=refs,
+                                    **words))
         else:
             sys.stdout.write(text)
+            _link_line(link, fmt, text)
         return True
 
     combat = scn.kind == "combat"  # only a combat has orders to choose and can be refused at one date
@@ -715,19 +1157,19 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
             if combat:  # the same error again, as raised (a Forbidden keeps its clause)
                 runner.simulate(scn, corpus, as_of=out["dates"][0])
             raise FlamerError(next(iter(out["errors"].values())))
-        if _brief(out):
+        if _brief(_mine(out)):
             return
-        _emit_result(out, as_json, fmt, runner.refs(corpus, out))
+        _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), link, **words)
         return
     if all_branches:
-        if scn.kind == "round":  # the orders of the round's 전투턴
-            out = runner.round_branches(scn, corpus, as_of)
+        if scn.kind in ("round", "game"):  # the orders of the round's 전투턴 (a game: its first open one)
+            out = (runner.round_branches if scn.kind == "round" else runner.game_branches)(scn, corpus, as_of)
             if out["branches"] and all(b["error"] for b in out["branches"]):
                 from .errors import FlamerError
 
                 raise FlamerError(out["branches"][0]["error"])
             if not _brief(out):
-                _emit_result(out, as_json, fmt, runner.refs(corpus, out))
+                _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), **words)
             return
         if not combat:
             res = runner.result_json(scn, corpus, as_of)
@@ -735,7 +1177,7 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
                    "branches": [{"orders": [], "outcome": res, "error": None, "as_of": res["as_of"]}],
                    "note": "no-choices"}
             if not _brief(out):
-                _emit_result(out, as_json, fmt, runner.refs(corpus, out))
+                _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), **words)
             return
         out = runner.branches(scn, corpus, as_of)
         if out["branches"] and all(b["error"] for b in out["branches"]):
@@ -745,36 +1187,35 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
             runner.simulate(scn, corpus, as_of=as_of, combat_order=(orders[0] or None) if orders else None)
             raise FlamerError(out["branches"][0]["error"])
         if not _brief(out):
-            _emit_result(out, as_json, fmt, runner.refs(corpus, out))
+            _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), **words)
         return
-    data = runner.result_json(scn, corpus, as_of)  # the engine's result, worded by the templates
+    data = _mine(runner.result_json(scn, corpus, as_of))  # the engine's result, worded by the templates
     if _brief(data):
         return
-    _emit_result(data, as_json, fmt, runner.refs(corpus, data))  # each kind's template: the verdict first
+    _emit_result(data, as_json, fmt, None if as_json else runner.refs(corpus, data), link, **words)  # each kind's template: the verdict first
 
 
 @app.command()
 def simulate(
-    file: str = typer.Argument(..., metavar="FILE",
-                               help="시나리오 YAML 파일 (종류: 전투, 이동, 승리확인, 필드, 라운드). -이면 표준 입력에서 읽습니다. "
+    file: str = typer.Argument(..., metavar="파일",
+                               help="시나리오 YAML 파일 (종류: 전투, 이동, 승리확인, 필드, 라운드, 게임). -이면 표준 입력에서 읽습니다. "
                                     "형식: docs/SCENARIOS.md, 틀: flamer scenario new 전투"),
     as_json: bool = JSON_OPT,
-    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="YYYY-MM-DD",
-                                        help="파일의 as_of 대신 이 날짜까지의 판정만 적용합니다."),
-    fmt: str = typer.Option("text", "--format", metavar="text|md|html", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식 (기본 text)."),
-    compare: Optional[str] = typer.Option(None, "--compare", metavar="YYYY-MM-DD",
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="날짜",
+                                        help="파일에 적은 기준일 대신 이 날짜까지의 판정만 적용합니다."),
+    fmt: str = typer.Option("text", "--format", metavar="형식", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식: text(텍스트, 기본), md(마크다운), html."),
+    compare: Optional[str] = typer.Option(None, "--compare", metavar="날짜",
                                           help="이 날짜로도 풀어서 결과 차이와 차이를 만든 판정을 보여 줍니다."),
     all_branches: bool = typer.Option(False, "--all-branches",
-                                      help="combat_order가 없을 때 공격자가 고를 수 있는 모든 전투 순서를 풀어 서로 다른 결과를 보여 줍니다."),
+                                      help="시나리오에 전투 순서를 적지 않았을 때, 공격자가 고를 수 있는 모든 전투 순서를 풀어 서로 다른 결과를 보여 줍니다."),
     brief: bool = typer.Option(False, "--brief",
                                help="판정(최대 4줄)만 출력합니다: 셀마다 누가 점령했는지, 누가 누구를 포획했는지, 결정한 조항."),
 ):
-    """시나리오 하나를 풀어 한국어로 설명합니다: 전투(대응턴 스택 → 1~7단계), 이동, 승리확인, 필드, 라운드(일곱 턴).
+    """시나리오 하나를 풀어 한국어로 설명합니다: 전투(대응턴 스택 → 1~7단계), 이동, 승리확인, 필드, 라운드(일곱 턴), 게임(라운드를 번갈아).
 
     종료 코드: 0 풀림(미해결 항목이 있어도), 1 잘못된 시나리오(파일 없음 포함), 2 명령어 사용 오류.
     """
-    if fmt not in _FORMATS:
-        raise typer.BadParameter(f"없는 형식입니다: {fmt}. text, md, html 중 하나를 고르세요.", param_hint="--format")
+    fmt = _usage_format(fmt, _FORMATS)
     as_of = _usage_date(as_of, "--as-of")
     compare = _usage_date(compare, "--compare")
     if compare and all_branches:
@@ -782,16 +1223,18 @@ def simulate(
     # a missing or unreadable file is bad input (exit 1, like any invalid scenario), not a usage error
 
     def go():
+        from .runner import gc_paused
         from .scenario_files import load_any
 
         corpus = _corpus()
-        scn = load_any(file, corpus, display=file)  # "-": standard input
-        from .render import notice_lines
+        with gc_paused():  # a scenario of 1,000 cells is millions of small objects, none in a cycle
+            scn = load_any(file, corpus, display=file)  # "-": standard input
+            from .render import notice_lines
 
-        for note in notice_lines(scn):  # card names read as another name: never silently (stderr only)
-            sys.stderr.write(note + "\n")
-        present_scenario(scn, corpus, file=file, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                         all_branches=all_branches, brief=brief)
+            for note in notice_lines(scn):  # card names read as another name: never silently (stderr only)
+                sys.stderr.write(note + "\n")
+            present_scenario(scn, corpus, file=file, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
+                             all_branches=all_branches, brief=brief)
 
     _run(go, as_json=as_json)
 
@@ -826,9 +1269,10 @@ app.add_typer(scenario_app, name="scenario")
 
 @scenario_app.command("new")
 def scenario_new(
-    kind: str = typer.Argument(..., metavar="종류", help="전투(combat), 이동(move), 승리확인(victory), 필드(field), 라운드(round).",
-                               autocompletion=lambda incomplete: [k for k in ("전투", "이동", "승리확인", "필드", "라운드", "combat",
-                                                                              "move", "victory", "field", "round")
+    kind: str = typer.Argument(..., metavar="종류", help="전투(combat), 이동(move), 승리확인(victory), 필드(field), 라운드(round), 게임(game).",
+                               autocompletion=lambda incomplete: [k for k in ("전투", "이동", "승리확인", "필드", "라운드", "게임",
+                                                                              "combat", "move", "victory", "field", "round",
+                                                                              "game")
                                                                   if k.startswith(incomplete)]),
 ):
     """주석이 달린 한국어 시나리오 틀을 출력합니다. 그대로 풀리므로 고쳐 쓰면 됩니다.

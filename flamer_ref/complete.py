@@ -9,12 +9,12 @@ Parameters are named `ctx` and `incomplete` (typer matches them by name).
 # no module-level imports beyond the standard library: cli.py imports this on every run
 
 TIMING_TAGS = ("(대응)", "(전투)", "(이동)", "등장효과", "구조물")
-SEARCH_KINDS = ("clause", "ruling", "faq", "example", "card", "term", "조항", "판정", "예시", "카드", "용어")
-FORMATS = ("text", "md", "html")
+SEARCH_KINDS = ("clause", "ruling", "faq", "example", "card", "term", "조항", "판정", "질문", "예시", "카드", "용어")
+FORMATS = ("text", "md", "html", "텍스트", "마크다운")
 FACTIONS = ("DGM", "BGM", "대광명연방", "밤결무리", "미상")
 GRADES = ("초급", "중급", "고급", "미상")
 CARD_TIMINGS = ("전투", "대응", "이동", "등장")
-CARD_TYPES = ("piece", "special")
+CARD_TYPES = ("piece", "special", "기물카드", "특수카드")
 
 
 def _corpus():
@@ -95,9 +95,16 @@ def timing_names(ctx, incomplete):
 
 @_safe
 def rule_ids(ctx, incomplete):
-    """Clause, interpretation and ruling ids for `flamer rule`, with their titles."""
+    """Rule numbers (6.26, 6.14-1: clauses and interpretations, in number order), then clause,
+    interpretation and ruling ids for `flamer rule`, with their titles."""
+    from .numbering import numbers
+
     corpus = _corpus()
     out = []
+    for key, number in numbers(corpus).items():
+        if number.startswith(incomplete):
+            item = corpus.clauses.get(key) or corpus.interpretations[key]
+            out.append((number, item.get("title") or ""))
     for table in (corpus.clauses, corpus.interpretations, corpus.rulings):
         for key, item in table.items():
             if key.startswith(incomplete):

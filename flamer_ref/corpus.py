@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
-from .constants import FACTIONS  # noqa: F401  (re-exported: corpus.FACTIONS)
-from .errors import DataError, Problem
+from .constants import FACTIONS, STAT_MIN, stat_in_range  # noqa: F401  (re-exported: corpus.FACTIONS)
+from .errors import DataError, Problem, unique
 from .errors import line_of as _line
 from .korean import josa
 from .paths import cache_dir, data_root
 
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
+KEY_BYTES = 32  # the cache key: 64 hex digits
 # citable ids (docs/DATA.md): lowercase ASCII words joined by dots or hyphens, at most 120 characters
 _ID_RE = re.compile(r"(?=.{1,120}\Z)[a-z0-9]+(?:[.-][a-z0-9]+)*")
 
@@ -50,34 +51,38 @@ SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
     "section": {"id": ((_S,), True), "title": ((_S,), True), "order": ((_I,), True)},
     "clause": {"id": ((_S,), True), "title": ((_S,), True), "source": ((_S, _L), True),
                "text": ((_S,), True), "see_also": ((_L,), False), "keywords": ((_L,), False),
-               "earlier": ((_L,), False), "interpretations": ((_L,), False)},
+               "earlier": ((_L,), False), "interpretations": ((_L,), False), "editor_note": ((_S, _N), False)},
     "earlier": {"ruling": ((_S,), True), "text": ((_S,), True)},
     "interpretation": {"id": ((_S,), True), "title": ((_S,), True), "text": ((_S,), True),
-                       "basis": ((_S,), True)},
+                       "basis": ((_S,), True), "editor_note": ((_S, _N), False)},
     "ruling": {"id": ((_S,), True), "date": ((_S,), True), "status": ((_S,), True),
                "label": ((_S,), True), "title": ((_S,), True), "summary": ((_S,), True),
                "clauses": ((_L,), True), "supersedes": ((_S, _N), False),
-               "earlier_rule": ((_S, _N), False), "source": ((_L, _S), True)},
+               "earlier_rule": ((_S, _N), False), "source": ((_L, _S), True),
+               "editor_note": ((_S, _N), False)},
     "faq": {"id": ((_S,), True), "question": ((_S,), True), "answer": ((_S,), True),
             "clauses": ((_L,), True), "source": ((_S,), True), "keywords": ((_L,), False),
-            "scenario": ((_D, _L), False), "expected": ((_D, _L), False)},
+            "scenario": ((_D, _L), False), "expected": ((_D, _L), False), "editor_note": ((_S, _N), False)},
     "term": {"id": ((_S,), True), "term": ((_S,), True), "aliases": ((_L,), False),
-             "definition": ((_S,), True), "clauses": ((_L,), False), "source": ((_S, _L), True)},
+             "definition": ((_S,), True), "clauses": ((_L,), False), "source": ((_S, _L), True),
+             "editor_note": ((_S, _N), False)},
     "example": {"id": ((_S,), True), "title": ((_S,), True), "type": ((_S,), True),
                 "source": ((_S,), True), "situation": ((_S,), True), "steps": ((_L,), True),
                 "result": ((_S,), True), "point": ((_S,), False), "reason": ((_S,), False),
                 "clauses": ((_L,), True), "rulings": ((_L,), False),
-                "scenario": ((_D, _L), False), "expected": ((_D, _L), False)},
+                "scenario": ((_D, _L), False), "expected": ((_D, _L), False), "editor_note": ((_S, _N), False)},
     "card": {"name": ((_S,), True), "aliases": ((_L,), False), "type": ((_S,), True),
              "faction": ((_S, _N), True), "grade": ((_S, _N), True), "lv": ((_I, _N), True),
              "hp": ((_I, _N), True), "atk": ((_I, _N), True), "cost": ((_I, _N), True),
              "structure": ((_B,), True), "timing": ((_S, _N), False), "abilities": ((_L,), True),
-             "stat_sources": ((_D,), False), "notes": ((_S, _N), False), "sources": ((_L,), True)},
+             "stat_sources": ((_D,), False), "notes": ((_S, _N), False), "sources": ((_L,), True),
+             "editor_note": ((_S, _N), False)},
     "ability": {"name": ((_S,), True), "timing": ((_S, _N), True), "kind": ((_S,), True),
                 "text": ((_S,), True), "source": ((_S, _L), True), "effect": ((_D, _N), False),
-                "optional": ((_B, _N), False)},
+                "optional": ((_B, _N), False), "editor_note": ((_S, _N), False)},
     "stat_source": {"source": ((_S,), True), "quote": ((_S,), True)},
-    "timing": {"id": ((_S,), True), "title": ((_S,), True), "match": ((_D,), True), "rows": ((_L,), True)},
+    "timing": {"id": ((_S,), True), "title": ((_S,), True), "match": ((_D,), True), "rows": ((_L,), True),
+               "editor_note": ((_S, _N), False)},
     "timing_match": {"type": ((_S,), False), "timing": ((_S,), False), "tag": ((_S,), False),
                      "card": ((_S,), False), "ability": ((_S,), False)},
     "timing_row": {"key": ((_S,), True), "value": ((_S,), True), "clauses": ((_L,), True)},
@@ -93,19 +98,43 @@ TIMING_ROWS = {"round": "누구의 라운드", "when": "턴·단계", "from": "�
 _TYPE_KO = {str: "문자열", int: "정수", float: "실수", bool: "참/거짓", list: "목록", dict: "매핑", type(None): "null"}
 
 
-class _Checker:
-    """Collects problems for one file."""
+def _shown(value) -> str:
+    """A value as a problem quotes it: its kind, and a scalar itself (shortened)."""
+    if isinstance(value, (dict, list)):  # (LineDict, LineList: the loader's own subclasses)
+        return _TYPE_KO[dict if isinstance(value, dict) else list]
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    text = repr(value)
+    return f"{_TYPE_KO.get(type(value), type(value).__name__)} {text if len(text) <= 40 else text[:39] + '…'}"
 
-    def __init__(self, file: str):
+
+#: the fields of each record that a person reads (printed by some output); `flamer validate` rejects
+#: the data editors' words in them (flamer_ref/datawords.py). `editor_note` is never printed.
+PRINTED = {
+    "source": ("title", "header", "version"), "section": ("title",),
+    "clause": ("title", "text", "keywords"), "earlier": ("text",), "interpretation": ("title", "text", "basis"),
+    "ruling": ("label", "title", "summary", "supersedes", "earlier_rule"), "faq": ("question", "answer", "keywords"),
+    "term": ("term", "aliases", "definition"),
+    "example": ("title", "situation", "steps", "result", "point", "reason"),
+    "card": ("name", "aliases", "notes"), "ability": ("name", "text"), "stat_source": ("quote",),
+    "timing": ("title",), "timing_row": ("value",),
+}
+
+
+class _Checker:
+    """Collects problems for one file (and, when `printed` is a list, where the printed text is)."""
+
+    def __init__(self, file: str, printed: list | None = None):
         self.file = file
         self.problems: list[Problem] = []
+        self.printed = printed
 
     def add(self, obj, key, message, fix=None):
         self.problems.append(Problem(self.file, _line(obj, key), key, message, fix))
 
     def record(self, obj, schema: str, where: str) -> bool:
         if not isinstance(obj, dict):
-            self.problems.append(Problem(self.file, None, where, f"{where}: 매핑이어야 합니다.",
+            self.problems.append(Problem(self.file, _line(obj), where, f"{where}: 매핑이어야 합니다 (지금: {_shown(obj)}).",
                                          "'키: 값' 형식으로 적으세요"))
             return False
         spec = SCHEMAS[schema]
@@ -120,8 +149,8 @@ class _Checker:
         for key, (types, required) in spec.items():
             if key not in obj:
                 if required:  # the line of the mapping that lacks it; the key that is missing
-                    self.problems.append(Problem(self.file, _line(obj), key, f"{where}: 필수 키 '{key}'가 없습니다.",
-                                                 f"'{key}'를 추가하세요"))
+                    self.problems.append(Problem(self.file, _line(obj), key, f"{where}: 필수 키 {josa(repr(str(key)), '이/가')} 없습니다.",
+                                                 f"{josa(repr(str(key)), '을/를')} 추가하세요"))
                     ok = False
                 continue
             value = obj[key]
@@ -131,9 +160,15 @@ class _Checker:
                 good = isinstance(value, types)
             if not good:
                 want = " 또는 ".join(_TYPE_KO[t] for t in types)
-                self.add(obj, key, f"{where}: '{key}'의 값은 {want}이어야 합니다 (지금: {value!r}).",
+                self.add(obj, key, f"{where}: '{key}'의 값은 {want}{'이어야' if josa(want, '이/가').endswith('이') else '여야'} 합니다 (지금: {value!r}).",
                          f"'{key}'의 값을 {want} 값으로 고치세요")
                 ok = False
+        if ok and self.printed is not None and schema in PRINTED:
+            for key in PRINTED[schema]:
+                value = obj.get(key)
+                for text in (value if isinstance(value, list) else [value]):
+                    if isinstance(text, str):
+                        self.printed.append((self.file, _line(obj, key), f"{where}.{key}", text))
         return ok
 
     def str_list(self, obj, key, where) -> list[str]:
@@ -158,6 +193,31 @@ def _nearest(word: str, options: list[str]) -> str | None:
     return hits[0] if hits else None
 
 
+class _Suggester:
+    """The nearest id for a broken reference ("did you mean"), memoised per (kind, word), within a
+    budget of word comparisons for one load: each search compares the word with every id of its kind,
+    so a tree with thousands of broken references (or of ids) must not make millions of comparisons
+    (past the budget a problem just says which ids are valid). `work` counts the comparisons made."""
+
+    def __init__(self, budget: int = 50_000):
+        self.budget = budget
+        self.work = 0
+        self._memo: dict[tuple[str, str], str | None] = {}
+
+    def __call__(self, kind: str, word: str, options) -> str | None:
+        key = (kind, word)
+        if key not in self._memo:
+            if self.work >= self.budget:
+                return None
+            choices = options()
+            if self.work + len(choices) > self.budget:
+                self.work = self.budget
+                return None
+            self.work += len(choices)
+            self._memo[key] = _nearest(word, choices)
+        return self._memo[key]
+
+
 # ---------------------------------------------------------------- corpus ----
 @dataclass
 class Corpus:
@@ -174,11 +234,13 @@ class Corpus:
     synonyms: dict = field(default_factory=dict)
     phrasings: dict = field(default_factory=dict)  # entry id -> {"id", "asked": [everyday questions]}
     root: str = ""
+    # the rules version (rules/sources.yaml `rules_version`): clause numbers are stable within it
+    rules_version: str | None = None
 
     def to_plain(self) -> dict:
         return {k: getattr(self, k) for k in
                 ("sources", "sections", "clauses", "interpretations", "rulings", "faq", "terms",
-                 "examples", "cards", "timings", "synonyms", "phrasings", "root")}
+                 "examples", "cards", "timings", "synonyms", "phrasings", "root", "rules_version")}
 
     @classmethod
     def from_plain(cls, data: dict) -> "Corpus":
@@ -195,21 +257,23 @@ class Corpus:
         ids = sid if isinstance(sid, list) else [sid]
         return " · ".join(self.sources[s]["title"] for s in ids if s in self.sources)
 
-    # ----- engine data, read here once (the engine reads no files; docs/ENGINE.md)
-    @property
-    def effects(self) -> dict:
-        """cards/effects.yaml, validated against the cards: {(card, ability): EffectDef}."""
-        got = self.__dict__.get("_effects")
-        if got is None:
-            got = self.__dict__["_effects"] = load_effects(self)
-        return got
+    # ----- the engine's data files, read here (the engine reads no files and this room runs no engine:
+    # flamer_ref.engine.effects.effects_of and engine.board.example_board_of check them, once per corpus)
+    def effects_document(self) -> tuple[object, str]:
+        """cards/effects.yaml of this corpus's data tree as read: (document or None, its name)."""
+        return read_effects(self)
 
-    @property
-    def example_board(self) -> dict:
-        """rules/boards/example.yaml (the labelled example board, not the official map) as plain data."""
-        got = self.__dict__.get("_example_board")
+    def example_board_document(self) -> tuple[object, object, str]:
+        """rules/boards/example.yaml of this corpus's data tree: (document, plain data, its name)."""
+        return read_example_board(self.root or None)
+
+    def by_number(self) -> dict[str, str]:
+        """Every clause number (6.26, 1.10.1) and interpretation number (6.14-1) → its id."""
+        got = self.__dict__.get("_by_number")
         if got is None:
-            got = self.__dict__["_example_board"] = load_example_board(self.root or None)
+            got = {rec["number"]: key for table in (self.clauses, self.interpretations)
+                   for key, rec in table.items() if rec.get("number")}
+            self.__dict__["_by_number"] = got
         return got
 
     def all_ids(self) -> dict[str, str]:
@@ -223,130 +287,113 @@ class Corpus:
         return out
 
 
-def load_effects(corpus: "Corpus", path: Path | str | None = None) -> dict:
-    """Read cards/effects.yaml (default: under the data root) and validate it against the card
-    database (engine.effects.parse_effects). A missing file means no effect is known. Raises DataError."""
-    from .engine.effects import parse_effects
+EFFECTS = "cards/effects.yaml"
+EXAMPLE_BOARD = "rules/boards/example.yaml"
+
+
+def read_effects(corpus: "Corpus", path: Path | str | None = None) -> tuple[object, str]:
+    """Read cards/effects.yaml (default: in the corpus's data tree, else under the data root): (its
+    document, or None when there is no file, and the name problems cite). Checked against the cards by
+    the engine (engine.effects.parse_effects), not here. Raises DataError when it cannot be read."""
     from .yamlio import read_yaml
 
     # the data tree this corpus was read from (validate --data, FLAMER_DATA), else the default one
-    path = Path(path) if path is not None else Path(corpus.root or data_root()) / "cards" / "effects.yaml"
-    if not path.is_file():
-        return {}
+    path = Path(path) if path is not None else Path(corpus.root or data_root()) / EFFECTS
     try:
         display = str(path.relative_to(Path(corpus.root))) if corpus.root else str(path)
     except ValueError:
         display = str(path)
-    return parse_effects(read_yaml(path, display), corpus, display)
+    base, rel = (Path(corpus.root), display) if display != str(path) else (path.parent, path.name)
+    if not present(base, rel):
+        return None, display
+    return read_yaml(path, display), display
 
 
-EXAMPLE_BOARD = "rules/boards/example.yaml"
-
-
-def load_example_board(root: Path | str | None = None) -> dict:
-    """The example board (rules/boards/example.yaml of the data tree `root`, default the data root)
-    as plain data, checked as the engine will use it: a broken board is a DataError naming the file,
-    line and key (never an internal error in a later move simulation)."""
-    from .engine.board import BoardError, board_from_spec
+def read_example_board(root: Path | str | None = None) -> tuple[object, object, str]:
+    """Read the example board (rules/boards/example.yaml of the data tree `root`, default the data
+    root): (its document with lines, the same as plain data, the name problems cite). Checked as the
+    engine will use it by engine.board.check_example_board."""
     from .yamlio import plain, read_yaml
 
     doc = read_yaml(Path(root or data_root()) / EXAMPLE_BOARD, EXAMPLE_BOARD)
-    spec = plain(doc)
-    if not isinstance(spec, dict):
-        raise DataError([Problem(EXAMPLE_BOARD, getattr(doc, "line", None) or 1, None,
-                                 "예시 보드는 매핑이어야 합니다.",
-                                 "{label, width, height, adjacency} 형식으로 적으세요 (docs/DATA.md)")])
-    try:
-        board_from_spec(spec)
-    except BoardError as exc:
-        top = exc.key.split(".")[1] if exc.key.count(".") else None
-        line = doc.line_of(top) if top is not None and hasattr(doc, "line_of") else getattr(doc, "line", None)
-        raise DataError([Problem(EXAMPLE_BOARD, line, exc.key, exc.message, exc.fix)]) from None
-    return spec
-
-
-def check_scenarios(corpus: "Corpus") -> list[Problem]:
-    """`flamer validate`: every example and FAQ scenario of the data tree, parsed against its card
-    database and resolved, as `flamer examples` and `flamer example ID --scenario | flamer simulate -`
-    will later do. A card name the parser had to correct (a typo such as 수문쟝) is a problem too:
-    data names cards exactly. Whether a result matches the page's `expected` is `flamer examples`'s
-    question, not validity. Problems name the data file and the line of the scenario."""
-    from .engine.turns import parse_any, run_any
-    from .errors import FlamerError
-    from .korean import josa
-    from .yamlio import read_yaml
-
-    root = Path(corpus.root or data_root())
-    problems: list[Problem] = []
-    files = sorted((root / "rules" / "examples").glob("*.yaml")) + [root / "rules" / "faq.yaml"]
-    for path in files:
-        if not path.is_file():
-            continue
-        rel = path.relative_to(root).as_posix()
-        doc = read_yaml(path, rel)
-        items = doc.get("faq" if path.name == "faq.yaml" else "examples") if isinstance(doc, dict) else None
-        for item in items if isinstance(items, list) else []:
-            if not isinstance(item, dict) or not item.get("scenario"):
-                continue
-            many = isinstance(item["scenario"], list)
-            line = item.line_of("scenario") if hasattr(item, "line_of") else None
-            for i, scn_obj in enumerate(item["scenario"] if many else [item["scenario"]]):
-                label = f"{item.get('id')}#{i + 1}" if many else str(item.get("id"))
-                at = getattr(scn_obj, "line", None) or line
-                try:
-                    scn = parse_any(scn_obj, rel, corpus)
-                    for n in getattr(scn, "notices", None) or ():
-                        written, card = f"'{n.get('written')}'", f"'{n.get('card')}'"
-                        problems.append(Problem(rel, n.get("line") or at, "scenario",
-                                                f"{label}의 시나리오: 카드 {josa(written, '은/는')} 카드 데이터베이스에 "
-                                                f"없는 이름입니다 ({josa(card, '으로/로')} 고쳐 읽어야 풀립니다).",
-                                                f"정확한 카드 이름 {josa(card, '을/를')} 적으세요"))
-                    run_any(scn, corpus, None)
-                except FlamerError as exc:
-                    sub = getattr(exc, "problems", None)
-                    if sub:
-                        problems.extend(Problem(rel, p.line or at, p.key, f"{label}의 시나리오: {p.message}", p.fix)
-                                        for p in sub)
-                    else:
-                        problems.append(Problem(rel, at, "scenario", f"{label}의 시나리오: {exc.message}",
-                                                "docs/SCENARIOS.md의 형식과 카드 데이터에 맞게 고치세요"))
-    return problems
+    return doc, plain(doc), EXAMPLE_BOARD
 
 
 def _data_files(root: Path) -> list[Path]:
+    """The data tree's YAML files. A folder the system will not let us list (chmod 000, or a file on
+    the way that is not readable) is a DataError naming that folder."""
     files: list[Path] = []
     for sub in ("rules", "rules/clauses", "rules/examples", "cards"):
         d = root / sub
-        if d.is_dir():
-            files.extend(sorted(p for p in d.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()
-                                # cards/effects.yaml is engine data, validated by flamer_ref.engine.effects
-                                and not (sub == "cards" and p.name == "effects.yaml")))
+        try:
+            if d.is_dir():
+                files.extend(sorted(p for p in d.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()
+                                    # cards/effects.yaml is engine data, validated by flamer_ref.engine.effects;
+                                    # rules/numbers.lock.yaml the record of the rule numbers (numbering.py)
+                                    and not (sub == "cards" and p.name == "effects.yaml")
+                                    and not (sub == "rules" and p.name == "numbers.lock.yaml")))
+        except OSError as exc:
+            raise _folder_error(root, d, exc) from None
     return files
 
 
+def _folder_error(root: Path, folder: Path, exc: OSError) -> DataError:
+    """An unreadable folder of the data tree: one problem naming it (relative to the data root)."""
+    from .yamlio import unreadable
+
+    try:
+        name = folder.relative_to(root).as_posix() + "/"
+    except ValueError:
+        name = str(folder)
+    return DataError([unreadable(name if name != "./" else str(root), exc, folder=True)])
+
+
+def present(root: Path | str, rel: str) -> bool:
+    """Is there a file at `rel` (a path inside the data tree `root`)? False when there is none; an error
+    other than absence (a folder on the way that cannot be read) is a DataError naming that folder,
+    never an exception of the operating system."""
+    import errno
+
+    root = Path(root)
+    path = root / rel
+    try:
+        return path.is_file()
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return False
+        raise _folder_error(root, path.parent, exc) from None
+
+
 def _signature(root: Path, files: list[Path]) -> str:
-    """The cache key: a checksum of every data file's path and bytes (not its size or
-    modification time, which archive extraction and sync tools restore), of the code
-    that shapes the cache, and of the versions involved."""
-    crc, adl = 0, 1
-    head = f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}|{root.resolve()}".encode()
-    crc, adl = zlib.crc32(head, crc), zlib.adler32(head, adl)
+    """The cache key: a cryptographic digest (BLAKE2b, 256 bits) of every data file's path and
+    bytes (not its size or modification time, which archive extraction and sync tools restore), of
+    the code that shapes the cache, and of the versions involved. A checksum would not do: an edit
+    can be made to keep crc32 and adler32 both (issue 20), and the cache would answer from old data."""
+    try:
+        from _blake2 import blake2b  # ~0.5 ms to import; hashlib pulls in OpenSSL (~4 ms)
+    except ImportError:  # pragma: no cover - a Python built without the _blake2 module
+        from hashlib import blake2b
+    digest = blake2b(digest_size=KEY_BYTES)
+
+    def put(part: bytes) -> None:  # length-prefixed: no two different sequences of parts feed the same bytes
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+
+    put(f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}|{root.resolve()}".encode())
     for p in files:
-        name = f"|{p.relative_to(root).as_posix()}|".encode()
+        put(p.relative_to(root).as_posix().encode("utf-8", "surrogateescape"))
         try:
             data = p.read_bytes()
         except OSError:
-            data = b"\x00unreadable"  # parse() reports it; the key just has to differ
-        for chunk in (name, len(data).to_bytes(8, "little"), data):
-            crc, adl = zlib.crc32(chunk, crc), zlib.adler32(chunk, adl)
-    # the cache layout depends on the code that builds it
+            data = None  # parse() reports it; the key just has to differ
+        put(b"\x00unreadable" if data is None else b"\x01" + data)
+    # the cache's content depends on the code that builds it: parse() reaches numbering, constants,
+    # the engine's effect parser …, so every module of the package counts (a stat each, ~0.1 ms in all)
     here = Path(__file__).parent
-    for name in ("corpus.py", "search.py", "korean.py", "similar.py"):
-        st = (here / name).stat()
-        part = f"|{name}|{st.st_size}|{st.st_mtime_ns}".encode()
-        crc, adl = zlib.crc32(part, crc), zlib.adler32(part, adl)
-    # two independent 32-bit checksums: zlib imports in well under a millisecond, hashlib in ~3 ms
-    return f"{crc:08x}{adl:08x}"
+    for path in sorted([*here.glob("*.py"), *here.glob("engine/*.py")]):
+        st = path.stat()
+        put(f"{path.relative_to(here).as_posix()}|{st.st_size}|{st.st_mtime_ns}".encode())
+    return digest.hexdigest()
 
 
 _MEMO: dict[str, object] = {}
@@ -354,7 +401,11 @@ _MEMO: dict[str, object] = {}
 
 def _paths(root: Path | str | None) -> tuple[Path, list[Path], Path | None]:
     root = Path(root) if root is not None else data_root()
-    if not (root / "rules").is_dir():
+    try:
+        there = (root / "rules").is_dir()
+    except OSError as exc:  # the data folder itself cannot be read
+        raise _folder_error(root, root, exc) from None
+    if not there:
         raise DataError([Problem(str(root), None, None, "rules/ 폴더가 없습니다.",
                                  "FLAMER_DATA가 가리키는 경로나 설치 상태를 확인하세요")])
     files = _data_files(root)
@@ -397,6 +448,13 @@ def _read_cache(path: Path | None, kind: bytes = b"C"):
     finally:
         if fd >= 0:
             os.close(fd)
+    return _unframe(blob, kind)
+
+
+def _unframe(blob: bytes, kind: bytes):
+    """The object framed by _frame in blob, or None when the header, length or checksum is wrong."""
+    if len(blob) < _HEAD:
+        return None
     if blob[:len(_MAGIC)] != _MAGIC or blob[len(_MAGIC)] != CACHE_FORMAT or blob[len(_MAGIC) + 1:len(_MAGIC) + 2] != kind:
         return None
     at = len(_MAGIC) + 2
@@ -417,9 +475,9 @@ _CORPUS_TABLES = ("sources", "sections", "clauses", "interpretations", "rulings"
 
 def _valid_corpus(data, root: Path) -> bool:
     """A cached corpus has exactly the corpus's tables, each a mapping of id → record."""
-    if not isinstance(data, dict) or set(data) != set(_CORPUS_TABLES) | {"root"}:
+    if not isinstance(data, dict) or set(data) != set(_CORPUS_TABLES) | {"root", "rules_version"}:
         return False
-    if data["root"] != str(root):
+    if data["root"] != str(root) or not isinstance(data["rules_version"], (str, type(None))):
         return False
     for name in _CORPUS_TABLES:
         table = data[name]
@@ -428,51 +486,11 @@ def _valid_corpus(data, root: Path) -> bool:
     return bool(data["clauses"])
 
 
-def _valid_index(packed) -> bool:
-    """A cached (packed) search index has every part a search reads, with consistent sizes: every
-    vocabulary table but those the cache keeps apart (LAZY_TABLES), which are checked when present."""
-    from .search import _TABLES, LAZY_TABLES
-
-    if not isinstance(packed, dict):
-        return False
-    if not all(isinstance(packed.get(k), str) for k in ("ids", "kinds", "raw_words", "lemmas")):
-        return False
-    if not isinstance(packed.get("ruling_dates"), dict) or not isinstance(packed.get("synonyms"), dict):
-        return False
-    n = packed["ids"].count("\x00") + 1
-    if packed["kinds"].count("\x00") + 1 != n:
-        return False
-    for name in ("titles", "texts", "heads", "names"):
-        col = packed.get(name)
-        if not (isinstance(col, tuple) and len(col) == 2 and all(isinstance(x, bytes) for x in col)):
-            return False
-        if len(col[1]) != 4 * (n + 1):
-            return False
-        # the offsets must stay inside the blob (checked at the ends; the writer makes them monotone)
-        if int.from_bytes(col[1][-4:], "little") != len(col[0]) or col[1][:4] != b"\x00\x00\x00\x00":
-            return False
-    if any(t not in packed for t in _TABLES if t not in LAZY_TABLES):
-        return False
-    return _valid_tables(packed, [t for t in _TABLES if t in packed])
-
-
-def _valid_tables(packed, names) -> bool:
-    """The packed vocabulary tables named are there, with consistent sizes."""
-    if not isinstance(packed, dict):
-        return False
-    for name in names:
-        t = packed.get(name)
-        if not isinstance(t, dict):
-            return False
-        if not all(isinstance(t.get(k), bytes) for k in ("keys", "lex_keys", "lex_idx", "lens", "post", "offs")):
-            return False
-        if len(t["post"]) % 4 or len(t["offs"]) % 4 or len(t["lex_idx"]) % 4 or len(t["lens"]) % 2:
-            return False
-    return True
-
-
 def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:
-    """Load the corpus (validated), from the cache when it is fresh and sound."""
+    """Load the corpus (validated), from the cache when it is fresh and sound (or, for the default data
+    tree, from the prebuilt data given to preload)."""
+    if root is None and use_cache and _PREBUILT:
+        return _PREBUILT["corpus"]
     root, files, stem = _paths(root)
     key = ("corpus", str(root), stem.name if stem else None)
     if use_cache and key in _MEMO:
@@ -489,293 +507,357 @@ def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:
     return corpus
 
 
-def load_index(root: Path | str | None = None) -> dict:
-    """The search index alone (what a search needs), from its own cache file so
-    that a search does not unmarshal the whole corpus."""
-    from .search import unpack_index
-
-    root, files, stem = _paths(root)
-    key = ("index", str(root), stem.name if stem else None)
-    if key in _MEMO:
-        return _MEMO[key]  # type: ignore[return-value]
-    path = stem.with_name(stem.name + ".index") if stem else None
-    packed = _read_cache(path, b"I")
-    index = None
-    if packed is not None and _valid_index(packed):
-        try:
-            index = unpack_index(packed)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            index = None
-    if index is None:
-        packed = _write_index(stem, load(root))  # retried here when an earlier write failed
-        index = unpack_index(packed)
-    # read on first need: the tables the cache keeps apart, and the likeness model
-    index["_more"] = lambda: _read_more(root, stem)
-    index["_similar_loader"] = lambda: load_similar(root, stem)
-    _MEMO[key] = index
-    return index
-
-
-def _write_index(stem: Path | None, corpus: Corpus) -> dict:
-    """Build the packed index and cache it as two files: `.index` (what every query reads) and
-    `.pairs` (LAZY_TABLES: read only by a query that needs one). Returns the whole packed index."""
-    from .search import LAZY_TABLES, build_index, pack_index
-
-    packed = pack_index(build_index(corpus))
-    if stem is not None:
-        # the rarely read part first: an `.index` is never there without its `.pairs`
-        if _write_cache(stem.with_name(stem.name + ".pairs"), b"P", {t: packed[t] for t in LAZY_TABLES}):
-            _write_cache(stem.with_name(stem.name + ".index"), b"I",
-                         {k: v for k, v in packed.items() if k not in LAZY_TABLES})
-    return packed
-
-
-def _read_more(root: Path, stem: Path | None) -> dict:
-    """The tables the index cache keeps apart (`.pairs`); when that file is missing or cannot be
-    trusted, the index is built again from the corpus (and both files written again)."""
-    from .search import LAZY_TABLES
-
-    more = _read_cache(stem.with_name(stem.name + ".pairs") if stem else None, b"P")
-    if isinstance(more, dict) and set(more) == set(LAZY_TABLES) and _valid_tables(more, LAZY_TABLES):
-        return more
-    packed = _write_index(stem, load(root))
-    return {t: packed[t] for t in LAZY_TABLES}
-
-
-def _valid_similar(packed) -> bool:
-    """A cached likeness model (similar.pack) has its five parts with consistent sizes."""
-    if not isinstance(packed, dict) or set(packed) != {"keys", "idf", "offs", "ents", "wts"}:
-        return False
-    if not all(isinstance(v, bytes) for v in packed.values()):
-        return False
-    n = packed["keys"].count(b"\x00") + 1 if packed["keys"] else 0
-    offs, ents, wts = packed["offs"], packed["ents"], packed["wts"]
-    count = len(wts) // 2  # 16-bit weights; entry numbers of 16 or 32 bits
-    return (len(packed["idf"]) == 4 * n and len(offs) == 4 * (n + 1) and len(wts) % 2 == 0
-            and len(ents) in (2 * count, 4 * count) and offs[:4] == b"\x00\x00\x00\x00"
-            and int.from_bytes(offs[-4:], "little") == count)
-
-
-def load_similar(root: Path | str | None = None, stem: Path | None = None):
-    """The likeness model of a data tree (flamer_ref/similar.py), from its own cache file next to the
-    index's; trained from the corpus when there is none (a search of one word never needs it)."""
-    from .similar import Model, pack, train
-
-    if stem is None:
-        root, _files, stem = _paths(root)
-    key = ("similar", str(root), stem.name if stem else None)
-    if key in _MEMO:
-        return _MEMO[key]
-    path = stem.with_name(stem.name + ".similar") if stem else None
-    packed = _read_cache(path, b"S")
-    if packed is None or not _valid_similar(packed):
-        from .search import similar_docs
-
-        packed = pack(train(similar_docs(load(root))))
-        if path is not None:
-            _write_cache(path, b"S", packed)
-    model = Model(packed)
-    _MEMO[key] = model
-    return model
-
-
 def _write_cache(path: Path, kind: bytes, obj) -> bool:
-    """Write one cache file atomically (temp file + os.replace); never raise, never leave
-    the temp file behind."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    """Write one cache file atomically (outfile.write_atomic: a temp file made exclusively in the
+    cache folder, never through a link, then os.replace); never raise, never leave the temp file."""
+    from .outfile import write_atomic
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        blob = _frame(kind, marshal.dumps(obj))
-        with open(tmp, "wb") as fh:
-            fh.write(blob)
-        os.replace(tmp, path)
+        write_atomic(path, _frame(kind, marshal.dumps(obj)))
         return True
     except (OSError, ValueError):
         # a read-only home or a full disk is fine: we just parse every time
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
         return False
 
 
+#: the names of the files this tool writes into the cache folder: the key (64 hex digits; 16 before
+#: issue 20) and one of its four suffixes, each with the kind its frame carries
+_CACHE_KINDS = {"corpus": b"C", "index": b"I", "pairs": b"P", "similar": b"S"}
+_CACHE_NAME = re.compile(r"([0-9a-f]{64}|[0-9a-f]{16})\.(corpus|index|pairs|similar)")
+
+
+def _own_cache_file(folder: Path, name: str) -> bool:
+    """Is folder/name a cache file this tool wrote? Its name has the key's pattern and one of our
+    suffixes, it is a regular file (not a link, a folder or a device; the link is not followed) and it
+    starts with our frame header (magic, then the kind that suffix holds; any format number)."""
+    import stat as _stat
+
+    m = _CACHE_NAME.fullmatch(name)
+    if m is None:
+        return False
+    path = os.path.join(folder, name)
+    try:
+        st = os.lstat(path)
+        if not _stat.S_ISREG(st.st_mode) or st.st_size < _HEAD:
+            return False
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return False
+    try:
+        fst = os.fstat(fd)
+        if not _stat.S_ISREG(fst.st_mode) or (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
+            return False
+        head = os.read(fd, len(_MAGIC) + 2)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return head[:len(_MAGIC)] == _MAGIC and head[len(_MAGIC) + 1:] == _CACHE_KINDS[m.group(2)]
+
+
+def _remove_stale(stem: Path) -> list[str]:
+    """Remove the cache files of other keys (older data or code) from the cache folder: only files
+    this tool wrote (_own_cache_file), never another file, a link or a folder. FLAMER_CACHE_DIR may
+    point at a folder that holds other files; they are left alone. Returns the names removed."""
+    removed = []
+    try:
+        with os.scandir(stem.parent) as entries:
+            names = [e.name for e in entries if not e.name.startswith(stem.name + ".")]
+    except OSError:
+        return removed
+    for name in names:
+        if _own_cache_file(str(stem.parent), name):
+            try:
+                os.unlink(os.path.join(stem.parent, name))
+                removed.append(name)
+            except OSError:
+                pass
+    return removed
+
+
 def _write_caches(stem: Path, corpus: Corpus) -> None:
+    """Cache the corpus (`.corpus`) and remove the cache files of other keys. The search index and the
+    likeness model are cached beside it, under the same key, by their own room (flamer_ref.searchindex)."""
     if not _write_cache(stem.with_name(stem.name + ".corpus"), b"C", corpus.to_plain()):
         return
     try:
-        _write_index(stem, corpus)
-        for old in stem.parent.glob("*.corpus"):
-            if old.name != stem.name + ".corpus":
-                for sfx in (".corpus", ".index", ".pairs", ".similar"):
-                    try:
-                        old.with_suffix(sfx).unlink()
-                    except OSError:
-                        pass
+        _remove_stale(stem)
     except OSError:
         pass
 
 
 def parse(root: Path, files: list[Path] | None = None) -> Corpus:
-    """Parse and validate every data file; raise DataError listing all problems."""
-    from .dates import is_date
-    from .yamlio import plain, read_yaml
-
+    """Parse and validate every data file; raise DataError listing all problems. In order: the tree is
+    there and not too big; every file is read; each document's records are checked and kept (ids claimed,
+    references noted); then what needs every record known (the thesaurus's words, the players' questions,
+    the references); then the records are ordered and numbered."""
     files = files if files is not None else _data_files(root)
-    # the two files everything else refers to: when one is missing, say so once (not one
-    # "cannot find" line per reference)
-    for rel_path, is_there in (("rules/sources.yaml", (root / "rules" / "sources.yaml").is_file()),
+    _check_tree(root, files)
+    load = _Loading(root)
+    for path, doc in _read_files(load, files):
+        load.document(path, doc)
+    load.check_across()
+    return load.finish()
+
+
+_TOP_KEYS = {"sources": "source", "rulings": "ruling", "faq": "faq", "terms": "term", "examples": "example",
+             "cards": "card", "timings": "timing", "synonyms": "synonym", "phrasings": "phrasing"}
+
+
+def _check_tree(root: Path, files: list[Path]) -> None:
+    """Step 1: the two files everything else refers to are there (when one is missing, say so once, not one
+    "cannot find" line per reference), and the whole tree is within its size limit before any of it is read
+    (each file has its own limit too)."""
+    from .yamlio import DATA_TREE_MAX_BYTES, tree_too_big
+
+    for rel_path, is_there in (("rules/sources.yaml", present(root, "rules/sources.yaml")),
                                ("rules/clauses/", any(p.parent == root / "rules" / "clauses" for p in files)),
-                               ("cards/cards.yaml", (root / "cards" / "cards.yaml").is_file())):
+                               ("cards/cards.yaml", present(root, "cards/cards.yaml"))):
         if not is_there:
             raise DataError([Problem(rel_path, None, None, f"{rel_path} 파일이 없습니다."
                                      if rel_path.endswith(".yaml") else f"{rel_path} 폴더가 없거나 조항 파일이 없습니다.",
                                      "데이터 폴더 구조는 docs/DATA.md를 보세요")])
-    corpus = Corpus(root=str(root))
-    problems: list[Problem] = []
-    seen_ids: dict[str, str] = {}  # id -> file
-    pending_refs: list[tuple[_Checker, object, str, str, list[str]]] = []
-
-    def rel(p: Path) -> str:
+    total = 0
+    for p in files:
         try:
-            return str(p.relative_to(root))
+            total += p.stat().st_size
+        except OSError:
+            pass  # read_yaml reports it
+    if total > DATA_TREE_MAX_BYTES:
+        raise DataError([tree_too_big(str(root), total)])
+
+
+def _read_files(load: "_Loading", files: list[Path]) -> list[tuple[Path, object]]:
+    """Step 2: every file read (YAML with lines); a file that cannot be read is a problem, not a stop."""
+    from .yamlio import read_yaml
+
+    parsed: list[tuple[Path, object]] = []
+    for path in files:
+        try:
+            parsed.append((path, read_yaml(path, load.rel(path))))
+        except DataError as exc:
+            load.problems.extend(exc.problems)
+    return parsed
+
+
+class _Loading:
+    """One parse of a data tree: the corpus being filled, the problems found, the ids claimed so far and
+    the references to check once every id is known."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.corpus = Corpus(root=str(root))
+        self.problems: list[Problem] = []
+        self.seen_ids: dict[str, str] = {}  # id -> file
+        self.pending_refs: list[tuple[_Checker, object, str, str, list[str]]] = []
+        self.printed: list = []  # (file, line, where, text) of every field a person reads: datawords.check
+        self.suggest = _Suggester()  # "did you mean": a bounded number of (memoised) close-match searches
+
+    def rel(self, p: Path) -> str:
+        try:
+            return str(p.relative_to(self.root))
         except ValueError:
             return str(p)
 
-    def claim_id(chk: _Checker, obj, key: str, value: str, what: str):
+    def claim_id(self, chk: _Checker, obj, key: str, value: str, what: str) -> bool:
         if not _ID_RE.fullmatch(value):
             # reported, but still claimed: a bad id should not also cascade into "not found" lines
             suggestion = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")[:80]
             chk.add(obj, key, f"{what} id '{value}'의 형식이 잘못되었습니다: 영문 소문자, 숫자와 '.', '-'만 씁니다"
                     " (docs/DATA.md).",
                     f"예: '{suggestion}'" if _ID_RE.fullmatch(suggestion or "-") else "예: 'combat.step7.sweep'")
-        if value in seen_ids:
-            chk.add(obj, key, f"{what} id '{value}'가 중복됩니다 (먼저 나온 곳: {seen_ids[value]}).",
+        if value in self.seen_ids:
+            chk.add(obj, key, f"{what} id {josa(repr(str(value)), '이/가')} 중복됩니다 (먼저 나온 곳: {self.seen_ids[value]}).",
                     "id를 다른 이름으로 바꾸세요")
             return False
-        seen_ids[value] = chk.file
+        self.seen_ids[value] = chk.file
         return True
 
-    def ref(chk, obj, key, kind, ids):
-        pending_refs.append((chk, obj, key, kind, ids))
+    def ref(self, chk, obj, key, kind, ids) -> None:
+        self.pending_refs.append((chk, obj, key, kind, ids))
 
-    parsed: list[tuple[Path, object]] = []
-    for path in files:
-        try:
-            parsed.append((path, read_yaml(path, rel(path))))
-        except DataError as exc:
-            problems.extend(exc.problems)
-
-    top_keys = {"sources": "source", "rulings": "ruling", "faq": "faq", "terms": "term",
-                "examples": "example", "cards": "card", "timings": "timing", "synonyms": "synonym",
-                "phrasings": "phrasing"}
-    for path, doc in parsed:
-        chk = _Checker(rel(path))
+    # ----- step 3: each document
+    def document(self, path: Path, doc) -> None:
+        """One file's records checked and kept (its problems collected)."""
+        chk = _Checker(self.rel(path), self.printed)
         if doc is None:
-            continue  # an empty file contributes nothing
+            return  # an empty file contributes nothing
         if not isinstance(doc, dict):
             chk.add(doc, None, "최상위는 매핑이어야 합니다.", "'clauses:' 같은 최상위 키 아래에 목록을 적으세요")
-            problems.extend(chk.problems)
-            continue
-        allowed = {"section", "clauses"} if path.parent.name == "clauses" else set(top_keys)
+            self.problems.extend(chk.problems)
+            return
+        clauses_file = path.parent.name == "clauses"
+        self._top_keys(chk, path, doc, {"section", "clauses"} if clauses_file else set(_TOP_KEYS))
+        if clauses_file:
+            self._clause_file(chk, path, doc)
+        else:
+            self._records(chk, doc)
+        self.problems.extend(chk.problems)
+
+    def _top_keys(self, chk: _Checker, path: Path, doc: dict, allowed: set) -> None:
+        if self.rel(path) == "rules/sources.yaml":  # the rules version the clause numbers belong to
+            allowed.add("rules_version")
+            version = doc.get("rules_version")
+            if version is not None and not (isinstance(version, str) and version.strip()):
+                chk.add(doc, "rules_version", f"'rules_version'의 값은 비어 있지 않은 문자열이어야 합니다 "
+                        f"(지금: {_shown(version)}).", "규칙 판을 따옴표 안에 적으세요 (예: \"2026-09-25\")")
+            elif version is not None:
+                self.corpus.rules_version = version.strip()
         for key in doc:
             if key not in allowed:
-                chk.add(doc, key, f"알 수 없는 최상위 키 '{key}'.", f"허용: {', '.join(sorted(allowed))}")
-        if path.parent.name == "clauses":
-            sec = doc.get("section")
-            if not chk.record(sec, "section", "section"):
-                problems.extend(chk.problems)
-                continue
-            if sec["id"] in corpus.sections:
-                chk.add(sec, "id", f"섹션 id '{sec['id']}'가 중복됩니다.", "섹션 id를 바꾸세요")
-            corpus.sections[sec["id"]] = {"id": sec["id"], "title": sec["title"], "order": sec["order"],
-                                          "file": rel(path)}
-            for i, c in enumerate(doc.get("clauses") or []):
-                where = f"clauses[{i}]"
-                if not chk.record(c, "clause", where):
-                    continue
-                if not claim_id(chk, c, "id", c["id"], "조항"):
-                    continue
-                rec = plain(c)
-                rec["section"] = sec["id"]
-                rec["file"] = rel(path)
-                rec["line"] = c.line
-                rec["source"] = chk.str_list(c, "source", where)
-                rec["see_also"] = chk.str_list(c, "see_also", where)
-                rec["keywords"] = chk.str_list(c, "keywords", where)
-                ref(chk, c, "source", "source", rec["source"])
-                ref(chk, c, "see_also", "clause", rec["see_also"])
-                earlier = []
-                for j, e in enumerate(c.get("earlier") or []):
-                    if chk.record(e, "earlier", f"{where}.earlier[{j}]"):
-                        ref(chk, e, "ruling", "ruling", [e["ruling"]])
-                        earlier.append(plain(e))
-                rec["earlier"] = earlier
-                interps = []
-                for j, it in enumerate(c.get("interpretations") or []):
-                    if chk.record(it, "interpretation", f"{where}.interpretations[{j}]"):
-                        if claim_id(chk, it, "id", it["id"], "해석"):
-                            irec = plain(it)
-                            irec["clause"] = c["id"]
-                            corpus.interpretations[it["id"]] = irec
-                            interps.append(it["id"])
-                rec["interpretations"] = interps
-                corpus.clauses[c["id"]] = rec
-            problems.extend(chk.problems)
-            continue
+                near = _nearest(str(key), sorted(allowed))
+                chk.add(doc, key, f"알 수 없는 최상위 키 '{key}'.",
+                        f"'{near}'의 오타라면 고치고, 아니면 지우세요 (허용: {', '.join(sorted(allowed))})" if near
+                        else f"허용: {', '.join(sorted(allowed))}")
 
-        for top, schema in top_keys.items():
+    def _clause_file(self, chk: _Checker, path: Path, doc: dict) -> None:
+        """A file of rules/clauses/: its section, then its clauses (with their earlier wordings and
+        interpretations)."""
+        sec = self._section(chk, path, doc)
+        if sec is None:
+            return
+        clauses = doc.get("clauses")
+        if clauses is not None and not isinstance(clauses, list):
+            chk.add(doc, "clauses", f"'clauses'의 값은 목록이어야 합니다 (지금: {_shown(clauses)}).",
+                    "각 조항을 '- '로 시작하세요")
+            clauses = None
+        for i, c in enumerate(clauses or []):
+            self._clause(chk, path, sec, c, f"clauses[{i}]")
+
+    def _section(self, chk: _Checker, path: Path, doc: dict):
+        corpus = self.corpus
+        sec = doc.get("section")
+        if not isinstance(sec, dict):  # the line of the key (a scalar carries none of its own)
+            chk.add(doc, "section", f"section: 매핑이어야 합니다 (지금: {_shown(sec)}).",
+                    "section: {id: …, title: …, order: …} 형식으로 적으세요")
+            return None
+        if not chk.record(sec, "section", "section"):
+            return None
+        if sec["id"] in corpus.sections:
+            chk.add(sec, "id", f"섹션 id {josa(repr(str(sec['id'])), '이/가')} 중복됩니다.", "섹션 id를 바꾸세요")
+        else:
+            same = next((o for o in corpus.sections.values() if o["order"] == sec["order"]), None)
+            if same is not None:  # the chapter number of a clause comes from its section's order
+                chk.add(sec, "order", f"섹션 '{sec['id']}'의 {josa('order ' + str(sec['order']), '이/가')} 섹션 "
+                        f"'{same['id']}'({same['file']})의 것과 같습니다. 조항 번호의 장 번호가 섹션 순서에서 나오므로 섹션마다 "
+                        "달라야 합니다.", "다른 섹션과 겹치지 않는 정수로 고치세요")
+        corpus.sections[sec["id"]] = {"id": sec["id"], "title": sec["title"], "order": sec["order"],
+                                      "file": self.rel(path)}
+        return sec
+
+    def _clause(self, chk: _Checker, path: Path, sec, c, where: str) -> None:
+        from .yamlio import plain
+
+        if not chk.record(c, "clause", where):
+            return
+        if not self.claim_id(chk, c, "id", c["id"], "조항"):
+            return
+        ref = self.ref
+        rec = plain(c)
+        rec["section"] = sec["id"]
+        rec["file"] = self.rel(path)
+        rec["line"] = c.line
+        rec["source"] = chk.str_list(c, "source", where)
+        rec["see_also"] = chk.str_list(c, "see_also", where)
+        rec["keywords"] = chk.str_list(c, "keywords", where)
+        ref(chk, c, "source", "source", rec["source"])
+        ref(chk, c, "see_also", "clause", rec["see_also"])
+        earlier = []
+        for j, e in enumerate(c.get("earlier") or []):
+            if chk.record(e, "earlier", f"{where}.earlier[{j}]"):
+                ref(chk, e, "ruling", "ruling", [e["ruling"]])
+                earlier.append(plain(e))
+        rec["earlier"] = earlier
+        interps = []
+        for j, it in enumerate(c.get("interpretations") or []):
+            if chk.record(it, "interpretation", f"{where}.interpretations[{j}]"):
+                if self.claim_id(chk, it, "id", it["id"], "해석"):
+                    irec = plain(it)
+                    irec["clause"] = c["id"]
+                    irec["file"], irec["line"] = self.rel(path), it.line
+                    self.corpus.interpretations[it["id"]] = irec
+                    interps.append(it["id"])
+        rec["interpretations"] = interps
+        self.corpus.clauses[c["id"]] = rec
+
+    def _records(self, chk: _Checker, doc: dict) -> None:
+        """A file of records under top-level keys (sources, rulings, faq, terms, examples, cards, …)."""
+        from .dates import is_date
+        from .yamlio import plain
+
+        for top, schema in _TOP_KEYS.items():
             items = doc.get(top)
             if items is None:
                 continue
             if not isinstance(items, list):
-                chk.add(doc, top, f"'{top}'는 목록이어야 합니다.", "각 항목을 '- '로 시작하세요")
+                chk.add(doc, top, f"'{top}'의 값은 목록이어야 합니다 (지금: {_shown(items)}).",
+                        "각 항목을 '- '로 시작하세요")
                 continue
             for i, item in enumerate(items):
                 where = f"{top}[{i}]"
                 if not chk.record(item, schema, where):
                     continue
-                _load_item(corpus, chk, schema, item, where, claim_id, ref, is_date, plain)
-        problems.extend(chk.problems)
+                _load_item(self.corpus, chk, schema, item, where, self.claim_id, self.ref, is_date, plain)
 
-    if corpus.synonyms:
-        _check_synonym_terms(corpus, problems)
-    answerable = (corpus.clauses, corpus.faq, corpus.interpretations, corpus.terms, corpus.rulings,
-                  corpus.examples, corpus.cards)
-    for rec in corpus.phrasings.values():  # questions only for entries that can answer them
-        if not any(rec["id"] in table for table in answerable):
-            near = _nearest(rec["id"], [k for table in answerable for k in table])
-            problems.append(Problem(rec["file"], rec["line"], "id",
-                                    f"질문 예의 항목 {josa(repr(rec['id']), '을/를')} 찾을 수 없습니다.",
-                                    f"{josa(repr(near), '으로/로')} 고치세요" if near
-                                    else "있는 조항·FAQ·해석·용어·판정·예시 id나 카드 이름을 적으세요"))
-    # references, now that every id is known
-    tables = {"clause": corpus.clauses, "ruling": corpus.rulings, "source": corpus.sources,
-              "example": corpus.examples}
-    kind_ko = {"clause": "조항", "ruling": "판정", "source": "출처 페이지", "example": "예시"}
-    for chk, obj, key, kind, ids in pending_refs:
-        for target in ids:
-            if target not in tables[kind]:
-                near = _nearest(target, list(tables[kind]))
-                chk.problems.append(Problem(chk.file, _line(obj, key), key,
-                                            f"{kind_ko[kind]} {josa(repr(target), '을/를')} 찾을 수 없습니다.",
-                                            f"{josa(repr(near), '으로/로')} 고치세요" if near else f"있는 {kind_ko[kind]} id를 적으세요"))
-        problems.extend(p for p in chk.problems if p not in problems)
-    if problems:
-        # de-duplicate while keeping order
-        seen = set()
-        uniq = []
-        for p in problems:
-            if p not in seen:
-                seen.add(p)
-                uniq.append(p)
-        raise DataError(uniq)
-    corpus.__dict__.pop("_card_names", None)
-    if not corpus.clauses:
-        raise DataError([Problem(str(root / "rules" / "clauses"), None, None, "조항이 하나도 없습니다.",
-                                 "rules/clauses/에 조항 파일을 두세요")])
-    corpus.rulings = dict(sorted(corpus.rulings.items(), key=lambda kv: (kv[1]["date"], kv[0])))
-    corpus.sections = dict(sorted(corpus.sections.items(), key=lambda kv: kv[1]["order"]))
-    return corpus
+    # ----- step 4: what needs every record known
+    def check_across(self) -> None:
+        corpus, problems = self.corpus, self.problems
+        if corpus.synonyms:
+            _check_synonym_terms(corpus, problems)
+        self._check_phrasings()
+        self._check_references()
+
+    def _check_phrasings(self) -> None:
+        """Players' questions only for entries that can answer them."""
+        corpus = self.corpus
+        answerable = (corpus.clauses, corpus.faq, corpus.interpretations, corpus.terms, corpus.rulings,
+                      corpus.examples, corpus.cards)
+        for rec in corpus.phrasings.values():
+            if not any(rec["id"] in table for table in answerable):
+                near = self.suggest("answerable", rec["id"], lambda: [k for table in answerable for k in table])
+                self.problems.append(Problem(rec["file"], rec["line"], "id",
+                                             f"질문 예의 항목 {josa(repr(rec['id']), '을/를')} 찾을 수 없습니다.",
+                                             f"{josa(repr(near), '으로/로')} 고치세요" if near
+                                             else "있는 조항·FAQ·해석·용어·판정·예시 id나 카드 이름을 적으세요"))
+
+    def _check_references(self) -> None:
+        """Every reference to a clause, ruling, source or example, now that every id is known."""
+        corpus = self.corpus
+        tables = {"clause": corpus.clauses, "ruling": corpus.rulings, "source": corpus.sources,
+                  "example": corpus.examples}
+        kind_ko = {"clause": "조항", "ruling": "판정", "source": "출처 페이지", "example": "예시"}
+        # (each broken reference is one problem, in the order the references were read; a target
+        # cited many times is worded once, and said once with a count by errors.render_problems)
+        words: dict[tuple[str, str], tuple[str, str]] = {}
+        for chk, obj, key, kind, ids in self.pending_refs:
+            for target in ids:
+                if target not in tables[kind]:
+                    said = words.get((kind, target))
+                    if said is None:
+                        near = self.suggest(kind, target, lambda: list(tables[kind]))
+                        said = words[(kind, target)] = (
+                            f"{kind_ko[kind]} {josa(repr(target), '을/를')} 찾을 수 없습니다.",
+                            f"{josa(repr(near), '으로/로')} 고치세요" if near else f"있는 {kind_ko[kind]} id를 적으세요")
+                    self.problems.append(Problem(chk.file, _line(obj, key), key, *said))
+
+    # ----- step 5: the corpus, ordered and numbered
+    def finish(self) -> Corpus:
+        from .numbering import assign_numbers
+
+        corpus = self.corpus
+        if self.problems:
+            raise DataError(unique(self.problems))  # without repeats, in order: linear (a set of their words)
+        corpus.__dict__.pop("_card_names", None)
+        if not corpus.clauses:
+            raise DataError([Problem(str(self.root / "rules" / "clauses"), None, None, "조항이 하나도 없습니다.",
+                                     "rules/clauses/에 조항 파일을 두세요")])
+        corpus.rulings = dict(sorted(corpus.rulings.items(), key=lambda kv: (kv[1]["date"], kv[0])))
+        corpus.sections = dict(sorted(corpus.sections.items(), key=lambda kv: kv[1]["order"]))
+        assign_numbers(corpus)
+        corpus.__dict__["_printed"] = self.printed  # (not cached: `flamer validate` parses afresh)
+        return corpus
 
 
 def _load_item(corpus: Corpus, chk: _Checker, schema: str, item, where, claim_id, ref, is_date, plain):
@@ -784,7 +866,7 @@ def _load_item(corpus: Corpus, chk: _Checker, schema: str, item, where, claim_id
             corpus.sources[item["id"]] = plain(item)
     elif schema == "ruling":
         if not is_date(item["date"]):
-            chk.add(item, "date", f"{where}: 날짜 '{item['date']}'가 올바르지 않습니다.",
+            chk.add(item, "date", f"{where}: 날짜 {josa(repr(str(item['date'])), '이/가')} 올바르지 않습니다.",
                     "YYYY-MM-DD 형식의 실제 날짜로 적으세요 (예: 2026-09-24)")
             return
         if item["status"] not in RULING_STATUS:
@@ -890,6 +972,11 @@ def _load_card(corpus: Corpus, chk: _Checker, item, where, ref, plain):
         ok = False
     sources = item.get("stat_sources") or {}
     for stat in STATS:
+        if isinstance(item[stat], int) and not stat_in_range(stat, item[stat]):
+            label = {"lv": "레벨", "hp": "체력", "atk": "공격력", "cost": "비용"}[stat]
+            chk.add(item, stat, f"{where}: 수치 {stat}={item[stat]}: 기물이 가질 수 없는 값입니다 "
+                                f"({label}은 {STAT_MIN[stat]} 이상).", "룰북에 적힌 값을 옮기거나, 없다면 null로 두세요")
+            ok = False
         if item[stat] is not None and stat not in sources:
             chk.add(item, stat, f"{where}: 수치 {stat}={item[stat]}의 출처가 없습니다.",
                     f"stat_sources.{stat}에 페이지와 인용구를 적거나, 룰북에 없다면 null로 두세요")
@@ -968,7 +1055,7 @@ def _check_synonym_terms(corpus: Corpus, problems: list) -> None:
     from bisect import bisect_left
 
     from .korean import words
-    from .search import entries_of
+    from .entries import entries_of
 
     vocab = sorted({w.lower() for e in entries_of(corpus) for text in (e[2], e[4], e[5]) for w in words(text)})
     for rec in corpus.synonyms.values():
@@ -981,3 +1068,16 @@ def _check_synonym_terms(corpus: Corpus, problems: list) -> None:
                                             f"유의어 '{rec['word']}'의 용어 {josa(repr(term), '이/가')} 룰 데이터에 나오지 않습니다.",
                                             "조항·용어집에 실제로 쓰인 말로 고치세요"))
                     break
+
+
+# -------------------------------------------------------------- prebuilt ----
+# A corpus given in advance (flamer_ref.searchindex.preload: the prebuilt data `flamer site` ships to the
+# browser): load() answers the default data tree from it, parsing no YAML.
+_PREBUILT: dict = {}
+
+
+def preload_corpus(corpus: Corpus | None) -> None:
+    """Answer load() for the default data tree (no root given) with `corpus`; None forgets it."""
+    _PREBUILT.clear()
+    if corpus is not None:
+        _PREBUILT["corpus"] = corpus

@@ -14,7 +14,7 @@ _MONTH_DAY = (re.compile(r"(\d{1,2})\s*[-/.]\s*(\d{1,2})\.?"), re.compile(r"(\d{
 _YEAR_MONTH_DAY = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일?")
 
 #: the forms accepted, for messages
-FORMS = "YYYY-MM-DD(예: 2026-09-24), 9/24, 09-24, 9월 24일"
+FORMS = "2026-09-24, 9/24, 09-24, 9월 24일"
 
 
 def is_date(value) -> bool:

@@ -19,6 +19,7 @@ import math
 from typing import Any, Iterable
 
 from .korean import clip, display_width
+from .people import piece_names
 
 # ------------------------------------------------------------------ colours ----
 BLUE = {"name": "blue", "stroke": "#1d4f9c", "fill": "#dde8fa", "solid": "#2d6cc8", "ink": "#0f2f63"}
@@ -170,6 +171,7 @@ def combat_cells(data: dict, ids: str = "") -> list[dict]:
     pieces = data.get("pieces", {})
     events = data.get("events", [])
     fate = _fates(data)
+    names = piece_names(data)  # what a player reads: card names (수문장 1, 수문장 2), never ids
     lv: dict[str, Any] = {}
     flips: dict[str, dict] = {}
     departed: dict[tuple[str, str], str] = {}
@@ -193,6 +195,11 @@ def combat_cells(data: dict, ids: str = "") -> list[dict]:
         starts.setdefault(p.get("cell"), []).append(pid)
     cells += sorted((c for c in starts if c is not None and c not in cells), key=_cell_order)
     positions = data.get("positions") or {}
+    # flamer fight: stats the player gave for values the card data leaves unknown, marked on the card
+    mine: dict[str, list] = {}
+    for r in data.get("player_stats") or ():
+        for pid in r["pieces"]:
+            mine.setdefault(pid, []).append(r["stat"])
     scenes = []
     for n, cell in enumerate(cells):
         prefix = f"{ids}cb{n}"
@@ -233,33 +240,32 @@ def combat_cells(data: dict, ids: str = "") -> list[dict]:
                                   "defender" if side == defender else None)}))
             for j, (pid, came_from) in enumerate(cols.get(side, [])):
                 y = PANEL_HEAD + j * (CARD_H + CARD_GAP)
-                items += _card(prefix, colours, pid, pieces.get(pid, {}), x, y, lv.get(pid), flips.get(pid),
-                               came_from, departed.get((pid, cell)), fate.get(pid),
-                               survived=positions.get(pid) == cell)
+                items += _card(prefix, colours, names.get(pid, pid), pieces.get(pid, {}), x, y, lv.get(pid),
+                               flips.get(pid), came_from, departed.get((pid, cell)), fate.get(pid),
+                               survived=positions.get(pid) == cell, mine=mine.get(pid))
         scenes.append({"id": prefix, "w": w, "h": h, "cell": cell, "items": items, "defs": _defs(prefix, colours),
                        "outcome": outcome})
     return scenes
 
 
-def _card(prefix, colours, pid, p, x, y, lv_field, flip, came_from, departed_to, fate, survived) -> list[dict]:
+def _card(prefix, colours, label, p, x, y, lv_field, flip, came_from, departed_to, fate, survived,
+          mine=None) -> list[dict]:
+    """One piece as a card; `label`: the name a player reads (piece_names)."""
     side = p.get("side")
     col = colours.get(side, GREY)
     settled = p.get("state") == "settled"
-    label = p.get("label") or pid
     items = []
     if settled:
         items.append(rect(x, y, CARD_W, CARD_H, fill=_hatch(prefix, colours, side), stroke=col["stroke"], sw=2,
-                          rx=6, dash="6 4", tip=pid))
+                          rx=6, dash="6 4", tip=label))
         items.append(rect(x + 6, y + 5, CARD_W - 12, 38, fill=PAPER, opacity=0.88, rx=3))
         items.append(rect(x + 6, y + 47, CARD_W - 12, 28, fill=PAPER, opacity=0.88, rx=3))
     else:
-        items.append(rect(x, y, CARD_W, CARD_H, fill=col["fill"], stroke=col["stroke"], sw=2, rx=6, tip=pid))
-    items.append(text(x + 10, y + 20, clip(label, 14), size=14, weight="bold", fill=col["ink"]))
-    if label != pid:
-        items.append(text(x + CARD_W - 10, y + 20, clip(pid, 10), size=11, anchor="end", fill=MUTED))
+        items.append(rect(x, y, CARD_W, CARD_H, fill=col["fill"], stroke=col["stroke"], sw=2, rx=6, tip=label))
+    items.append(text(x + 10, y + 20, clip(label, 22), size=14, weight="bold", fill=col["ink"]))
     items.append(text(x + 10, y + 38, word="stats", size=12,
                       args={"lv": p.get("lv"), "lv_field": lv_field, "hp": p.get("hp"), "atk": p.get("atk"),
-                            "structure": p.get("structure")}))
+                            "structure": p.get("structure"), **({"mine": mine} if mine else {})}))
     items.append(text(x + 10, y + 57, word="face", size=11, fill=col["ink"], weight="bold",
                       args={"state": p.get("state"), "flip_to": flip["to"] if flip else None,
                             "flip_step": flip["step"] if flip else None, "came_from": came_from}))
@@ -434,15 +440,16 @@ class _Layout:
         return out, r
 
 
-def _token(prefix, colours, num, pid, side, state, x, y, r) -> list[dict]:
-    """A piece on a board: a numbered disc, filled (face up, mobile) or hatched and dashed (face down, settled)."""
+def _token(prefix, colours, num, label, side, state, x, y, r) -> list[dict]:
+    """A piece on a board: a numbered disc (its number in the table under the picture), filled (face up,
+    mobile) or hatched and dashed (face down, settled); `label`, the name a player reads, its tooltip."""
     col = colours.get(side, GREY)
     if state == "settled":
-        return [circle(x, y, r, fill=_hatch(prefix, colours, side), stroke=col["stroke"], sw=2, dash="3 2", tip=pid),
+        return [circle(x, y, r, fill=_hatch(prefix, colours, side), stroke=col["stroke"], sw=2, dash="3 2", tip=label),
                 circle(x, y, r * 0.62, fill=PAPER),
                 text(x, y + r * 0.42, num, size=max(7, round(r * 1.05)), anchor="middle", weight="bold",
                      fill=col["ink"])]
-    return [circle(x, y, r, fill=col["solid"], stroke=col["stroke"], sw=1.5, tip=pid),
+    return [circle(x, y, r, fill=col["solid"], stroke=col["stroke"], sw=1.5, tip=label),
             text(x, y + r * 0.42, num, size=max(7, round(r * 1.1)), anchor="middle", weight="bold", fill="#ffffff")]
 
 
@@ -498,6 +505,7 @@ def move_boards(data: dict, ids: str = "") -> dict:
     errors = data.get("errors") or []
     refused = {e.get("move"): e for e in errors if e.get("move") is not None}
     applied_idx = {e.get("move") for e in applied}
+    cut_of = {e.get("move"): e.get("cut") for e in applied if e.get("cut")}
     board_cells = list(board.get("cells") or [])
     sea = set(board.get("sea") or [])
     homes = board.get("homes") or {}
@@ -520,6 +528,7 @@ def move_boards(data: dict, ids: str = "") -> dict:
     layout = _Layout(board_cells, board.get("adjacency"), extra)
     dotted = set(extra) if board.get("cells") else set()
     numbers = {pid: i + 1 for i, pid in enumerate(pieces)}
+    names = piece_names(data)
     activated = []
     for e in data.get("events", []):
         if e.get("type") == "activate":
@@ -539,7 +548,7 @@ def move_boards(data: dict, ids: str = "") -> dict:
             for pid, (x, y) in zip(ids, spots):
                 if spots_out is not None:
                     spots_out[pid] = (x, y)
-                items += _token(prefix, colours, numbers[pid], pid, pieces[pid].get("side"),
+                items += _token(prefix, colours, numbers[pid], names.get(pid, pid), pieces[pid].get("side"),
                                 pieces[pid].get("state"), x, y, r)
         return items
 
@@ -563,6 +572,15 @@ def move_boards(data: dict, ids: str = "") -> dict:
             continue
         cells = [pos.get(pid)] + list(m.get("path") or [])
         ok = m.get("move") in applied_idx
+        cut = cut_of.get(m.get("move")) or []
+        if ok and cut and len(cells) > len(cut) + 1:
+            # stopped on entering an enemy cell: the part it went in its side's colour, the rest refused
+            done, rest = cells[:len(cells) - len(cut)], cells[len(cells) - len(cut) - 1:]
+            for part, went in ((done, True), (rest, False)):
+                paths.append((m, part, went))
+                groups.setdefault((tuple(part), went), []).append(m.get("move"))
+            pos[pid] = done[-1]
+            continue
         paths.append((m, cells, ok))
         groups.setdefault((tuple(cells), ok), []).append(m.get("move"))
         if ok:
@@ -669,12 +687,14 @@ def victory_board(data: dict, ids: str = "") -> dict:
             col = colours.get(by, GREY)
             items.append(layout.outline(cell, fill="none", stroke=col["stroke"], sw=2))
             items.append(rect(cx - 22, cy - 13, 44, 30, fill=col["solid"], rx=5))
-            items.append(text(cx, cy, by, size=11, anchor="middle", weight="bold", fill="#ffffff"))
+            items.append(text(cx, cy, word="side", args={"side": by}, size=11, anchor="middle", weight="bold",
+                              fill="#ffffff"))
             items.append(text(cx, cy + 13, word="secured", size=10, anchor="middle", fill="#ffffff"))
         elif st == "occupied":
             col = colours.get(by, GREY)
             items.append(rect(cx - 22, cy - 13, 44, 30, fill=PAPER, stroke=col["stroke"], sw=2, dash="4 3", rx=5))
-            items.append(text(cx, cy, by, size=11, anchor="middle", weight="bold", fill=col["ink"]))
+            items.append(text(cx, cy, word="side", args={"side": by}, size=11, anchor="middle", weight="bold",
+                              fill=col["ink"]))
             items.append(text(cx, cy + 13, word="occupied", size=10, anchor="middle", fill=col["ink"]))
     scene = {"id": pre, "w": _r(layout.w), "h": _r(layout.h), "items": items, "defs": _defs(pre, colours)}
     return {"board": scene, "legend": legend(colours)}

@@ -12,6 +12,26 @@ def line_of(obj, key=None) -> int | None:
     return fn(key) if key is not None else getattr(obj, "line", None)
 
 
+#: How a coded problem and a forbidden play are worded: given by the presentation layer
+#: (flamer_ref.render registers its catalogue when it is imported; the edges that print, such as the CLI,
+#: import it). This module imports no renderer: a problem carries its code and data until then.
+_WORDING: dict = {}
+
+
+def use_wording(problem, forbidden) -> None:
+    """Register the words: `problem(code, params) -> (message, fix)` and `forbidden(error, refs) ->
+    (message, why)` (flamer_ref.render.problem_words and forbidden_words)."""
+    _WORDING.update(problem=problem, forbidden=forbidden)
+
+
+def _wording(kind: str):
+    try:
+        return _WORDING[kind]
+    except KeyError:
+        raise LookupError("a coded problem is read before its words are known: import flamer_ref.render "
+                          "(the presentation layer) first") from None
+
+
 class FlamerError(Exception):
     """Base for every error the CLI reports to a person. `code` names the kind
     of error in the --json error object (`{"error": {"message", "code"}}`)."""
@@ -28,7 +48,7 @@ class Problem:
 
     Either worded at once (`message`, `fix`: sentences, outside the engine) or, as the engine makes
     them, a `code` (kebab-case) with its data `params`: then `message` and `fix` are worded the first
-    time they are read, by the presentation layer (`render.problem_words`, from the one catalogue
+    time they are read, by the presentation layer (`render.problem_words`, registered by use_wording, from the one catalogue
     templates/problems/scenario.txt.j2), so making one renders nothing and reads no file."""
 
     __slots__ = ("file", "line", "key", "code", "params", "_message", "_fix", "_worded")
@@ -47,9 +67,7 @@ class Problem:
 
     def _word(self) -> None:
         if not self._worded:
-            from .render import problem_words
-
-            message, fix = problem_words(self.code, self.params)
+            message, fix = _wording("problem")(self.code, self.params)
             object.__setattr__(self, "_message", message)
             object.__setattr__(self, "_fix", fix)
             object.__setattr__(self, "_worded", True)
@@ -124,8 +142,7 @@ class DataError(FlamerError):
     def message(self) -> str:  # type: ignore[override]
         if self._text is None:
             head = f"데이터 오류 {len(self.problems)}건:" if len(self.problems) > 1 else "데이터 오류:"
-            body = "\n".join("  " + p.render() for p in self.problems)
-            self._text = f"{head}\n{body}"
+            self._text = f"{head}\n{render_problems(self.problems)}"
             self.args = (self._text,)
         return self._text
 
@@ -134,6 +151,89 @@ class DataError(FlamerError):
 
     def __reduce__(self):
         return (type(self), (self.problems,))
+
+
+class FileError(DataError):
+    """A file a command was given that cannot be read at all (missing, a folder): said as a person says it,
+    what is wrong first and then the file — `파일을 찾을 수 없습니다: nofile.yaml` — not as a data problem.
+    Still a DataError (the same `--json` code and problem list)."""
+
+    def __init__(self, name: str, message: str, fix: str | None = None):
+        super().__init__([Problem(name, None, None, message, fix)])
+
+    def __reduce__(self):
+        p = self.problems[0]
+        return (type(self), (p.file, p.message, p.fix))
+
+    @property
+    def message(self) -> str:  # type: ignore[override]
+        if self._text is None:
+            p = self.problems[0]
+            self._text = f"{p.message.rstrip('.')}: {p.file}" + (f"\n고치는 법: {p.fix}" if p.fix else "")
+            self.args = (self._text,)
+        return self._text
+
+
+def unique(problems) -> list[Problem]:
+    """The problems without repeats, in their order. Keyed by their words (not by Problem's hash, which
+    is the same for every problem of one line: a list of 400 broken ids on one line would make a set
+    compare them pairwise)."""
+    seen: set = set()
+    out = []
+    for p in problems:
+        ident = (p.file, p.line, p.key, p.message, p.fix)
+        if ident not in seen:
+            seen.add(ident)
+            out.append(p)
+    return out
+
+
+#: how much of a long problem list a person is shown (`flamer validate --json` lists every problem)
+SHOWN_PER_FILE = 10
+SHOWN_IN_ALL = 40
+SAME_PLACES = 5
+SHOWN_FILES = 10
+
+
+def render_problems(problems) -> str:
+    """The problem list for people, bounded: a problem said in the same words at many places (one
+    typo in an id that many entries cite) is one line plus where else, with a count ("… 외 N건");
+    at most SHOWN_PER_FILE entries per file and SHOWN_IN_ALL in all, the rest counted."""
+    groups: dict[tuple, list[Problem]] = {}
+    for p in problems:
+        groups.setdefault((p.message, p.fix), []).append(p)
+    lines: list[str] = []
+    per_file: dict[str, int] = {}
+    hidden: dict[str, int] = {}  # file -> problems not shown
+    shown = 0
+    for same in groups.values():
+        first = same[0]
+        if shown >= SHOWN_IN_ALL or per_file.get(first.file, 0) >= SHOWN_PER_FILE:
+            hidden[first.file] = hidden.get(first.file, 0) + len(same)
+            continue
+        shown += 1
+        per_file[first.file] = per_file.get(first.file, 0) + 1
+        lines.append("  " + first.render())
+        if len(same) > 1:
+            places, last_file = [], None
+            for q in same[1:SAME_PLACES + 1]:
+                where = q.file if q.file != last_file else ""
+                if q.line:
+                    where = f"{where} {q.line}행".strip()
+                places.append(where or q.file)
+                last_file = q.file
+            more = len(same) - 1 - len(places)
+            tail = f" … 외 {more}건" if more > 0 else ""
+            lines.append(f"    같은 문제 {len(same) - 1}건 더: {', '.join(places)}{tail}")
+    if hidden:
+        files = list(hidden.items())
+        for file, n in files[:SHOWN_FILES]:
+            lines.append(f"  {file}: … 외 {n}건")
+        if len(files) > SHOWN_FILES:
+            rest = files[SHOWN_FILES:]
+            lines.append(f"  그 밖의 파일 {len(rest)}개: … 외 {sum(n for _f, n in rest)}건")
+        lines.append("  (전체 목록: flamer validate --json)")
+    return "\n".join(lines)
 
 
 class NotFound(FlamerError):
@@ -202,9 +302,7 @@ class Forbidden(FlamerError):
 
     def _worded(self) -> tuple[str, str]:
         if self._words is None:
-            from .render import forbidden_words
-
-            self._words = forbidden_words(self, self._refs)
+            self._words = _wording("forbidden")(self, self._refs)
             self.args = (self._words[0],)
         return self._words
 
@@ -223,6 +321,14 @@ class Forbidden(FlamerError):
 
     def __str__(self) -> str:
         return self.message
+
+    def cited(self, refs: dict) -> "Forbidden":
+        """The same ruling, its clause and ruling cited from `refs` ({id: {kind, title, number | date,
+        label}}, runner.refs): by number and title, a ruling by its date, never by id (the CLI does this
+        before printing; the engine knows titles only)."""
+        self._refs = {**self._refs, **refs}
+        self._words = None
+        return self
 
     def relocated(self, file: str | None, line: int | None, key: str | None) -> "Forbidden":
         """The same ruling pointed elsewhere (e.g. at a command-line option instead of a file line)."""
@@ -244,3 +350,14 @@ def os_reason(exc: OSError) -> str:
 
     name = errno.errorcode.get(exc.errno or 0, "")
     return _OS_REASONS.get(name, f"운영체제 오류 {name or exc.errno}")
+
+
+def internal_message(exc: BaseException) -> str:
+    """What a person is told of an exception no error path caught (a bug): its kind and, for a
+    file-system error, the Korean reason and the file (never the C library's English strerror)."""
+    if isinstance(exc, OSError):
+        detail = os_reason(exc) + (f": {exc.filename}" if getattr(exc, "filename", None) else "")
+    else:
+        detail = str(exc)
+    return (f"내부 오류가 났습니다 ({type(exc).__name__}: {detail}). "
+            "FLAMER_DEBUG=1로 다시 실행하면 자세히 볼 수 있습니다.")

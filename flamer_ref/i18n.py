@@ -11,7 +11,6 @@ English instead of breaking the command.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -126,8 +125,14 @@ def usage_message(exc) -> str:
     if isinstance(exc, cexc.MissingParameter):
         hint = _hint(exc)
         kind = getattr(exc, "param_type", None) or getattr(getattr(exc, "param", None), "param_type_name", "")
-        what = {"argument": "필요한 인자", "option": "필요한 옵션"}.get(kind, "필요한 값")
-        out = _subject(what, hint, "이/가", "빠졌습니다.") if hint else f"{_josa(what, '이/가')} 빠졌습니다."
+        # '검색어를 적지 않았습니다.' — what a person left out, by its name (never '필요한 인자 검색어가 빠졌습니다')
+        if kind == "option" and hint:
+            out = f"{hint} 옵션을 적어야 합니다."
+        elif hint:
+            out = _subject("필요한 값", hint, "을/를", "적지 않았습니다.")
+            out = out.replace("필요한 값 ", "", 1) if out.startswith("필요한 값 ") else out
+        else:
+            out = "필요한 값을 적지 않았습니다."
         choices = getattr(getattr(getattr(exc, "param", None), "type", None), "choices", None)
         if choices:
             out += " 고를 수 있는 값: " + ", ".join(str(getattr(c, "value", c)) for c in choices) + "."
@@ -189,12 +194,22 @@ def _shell_name() -> str | None:
 
 
 def _named_shell(option: str) -> str | None:
-    """A shell named right after the option on the command line (--install-completion zsh)."""
+    """A shell named right after the option on the command line (--install-completion zsh, PowerShell in
+    any case). A word there that is no supported shell (tcsh) is a usage error (exit 2), raised before
+    anything is detected, written or printed: it was ignored, and the detected shell's completion installed."""
     argv = sys.argv[1:]
     if option in argv:
         i = argv.index(option)
-        if i + 1 < len(argv) and argv[i + 1] in _SHELLS:
-            return argv[i + 1]
+        if i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            name = argv[i + 1].lower()
+            if name in _SHELLS:
+                return name
+            from typer import BadParameter
+
+            from .korean import quoted
+
+            raise BadParameter(f"{quoted(argv[i + 1], '은/는')} 자동 완성을 지원하지 않는 셸입니다. "
+                               f"bash, zsh, fish, PowerShell 중 하나를 적으세요 (예: {option} zsh).", param_hint=option)
     return None
 
 
@@ -212,7 +227,9 @@ def _install_completion(ctx, param, value):
     try:
         shell, path = install(shell=shell, prog_name=prog)
     except OSError as exc:
-        sys.stderr.write(f"자동 완성을 설치하지 못했습니다 ({exc.strerror or exc}).\n")
+        from .errors import os_reason
+
+        sys.stderr.write(f"자동 완성을 설치하지 못했습니다 ({os_reason(exc)}).\n")
         sys.exit(1)
     sys.stdout.write(f"{shell} 자동 완성을 설치했습니다: {path}\n터미널을 새로 열면 적용됩니다.\n")
     sys.exit(0)
@@ -250,6 +267,9 @@ def _normalise_complete_var(prog: str) -> bool:
         sys.stderr.write(f"자동 완성 요청에 COMP_WORDS와 COMP_CWORD가 없습니다 (셸이 보내는 값입니다). "
                          f"설치는 {prog} --install-completion\n")
         return False
+    if a == "complete" and b == "bash" and not _bash_words_ok():
+        sys.stdout.flush()
+        sys.exit(0)  # a malformed request from a shell: offer nothing, never an error in the middle of a line
     if a in ("source", "complete") and b in _SHELLS:
         from typer._completion_classes import completion_init
 
@@ -257,6 +277,28 @@ def _normalise_complete_var(prog: str) -> bool:
         return True
     sys.stderr.write(f"모르는 자동 완성 요청입니다: {value} (예: {var}=bash_source {prog})\n")
     return False
+
+
+def _bash_words_ok() -> bool:
+    """COMP_CWORD is the index (ASCII digits) of a word of COMP_WORDS, or one past the last (a new word).
+    typer reads it with int() and crashed on 'x' or '1.5'; an index past the words completed something else."""
+    cword = os.environ.get("COMP_CWORD", "")
+    if not re.fullmatch(r"[0-9]{1,6}", cword):
+        return False
+    try:
+        from typer._click.shell_completion import split_arg_string
+    except ImportError:  # pragma: no cover - typer's vendored click moved
+        split_arg_string = str.split
+    try:
+        words = split_arg_string(os.environ.get("COMP_WORDS", ""))
+    except Exception:  # noqa: BLE001 - an unreadable line: nothing to offer
+        return False
+    return int(cword) <= len(words)
+
+
+def completing(prog: str = "flamer") -> bool:
+    """True while the shell asks for completions (the completion variable is set)."""
+    return bool(os.environ.get("_{}_COMPLETE".format(prog.replace("-", "_").upper())))
 
 
 # --------------------------------------------------------------- install ----
@@ -329,11 +371,13 @@ def install() -> None:
 
 
 # ------------------------------------------------------------------- run ----
-def json_error(message: str, code: str, **extra) -> str:
-    """The --json form of an error: one object, `error` first."""
-    obj = {"error": {"message": message, "code": code}}
+def json_error(message: str, code: str, inner: dict | None = None, **extra) -> str:
+    """The --json form of an error: one object, `error` first (`inner`: more keys inside it)."""
+    obj = {"error": {"message": message, "code": code, **(inner or {})}}
     obj.update({k: v for k, v in extra.items() if v is not None})
-    return json.dumps(obj, ensure_ascii=False, indent=2) + "\n"
+    from .terminal import json_text
+
+    return json_text(obj)
 
 
 def _wants_json(argv: list[str]) -> bool:
@@ -443,6 +487,9 @@ def run(app, prog_name: str = "flamer") -> None:
     except Exception as exc:  # noqa: BLE001 - the user must never see a traceback
         if os.environ.get("FLAMER_DEBUG"):
             raise
-        fail(f"내부 오류가 났습니다 ({type(exc).__name__}: {exc}). FLAMER_DEBUG=1로 다시 실행하면 자세히 볼 수 있습니다.",
-             "internal", 1)
+        if completing(prog_name):  # completion must never break the shell: offer nothing
+            sys.exit(0)
+        from .errors import internal_message
+
+        fail(internal_message(exc), "internal", 1)
     sys.exit(rv if isinstance(rv, int) else 0)

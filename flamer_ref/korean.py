@@ -84,9 +84,41 @@ def is_syllable(ch: str) -> bool:
     return _SBASE <= ord(ch) <= _SLAST
 
 
+class _JamoMap(dict):
+    """str.translate table of jamo(), filled letter by letter on first sight: a syllable → its
+    keystroke jamo, a compound jamo → its keystrokes, any other letter → itself (lower-cased first)."""
+
+    def __missing__(self, code: int) -> str:
+        value = _jamo_loop(chr(code)) if _SBASE <= code <= _SLAST or chr(code) in _KEYSTROKES else chr(code)
+        self[code] = value
+        return value
+
+
+class _ChoMap(dict):
+    """str.translate table of choseong(), filled on first sight: a syllable → its initial, a
+    consonant → itself, anything else → None (dropped)."""
+
+    def __missing__(self, code: int):
+        ch = chr(code)
+        value = _CHO[(code - _SBASE) // 588] if _SBASE <= code <= _SLAST else ch if ch in _CONSONANTS else None
+        self[code] = value
+        return value
+
+
+_JAMO_MAP = _JamoMap()
+_CHO_MAP = _ChoMap()
+
+
 def jamo(text: str) -> str:
     """Decompose Hangul syllables into keystroke-level compatibility jamo;
     other characters are lower-cased and kept."""
+    if "Σ" not in text:  # str.lower() is letter by letter but for the final sigma: then the loop
+        return text.lower().translate(_JAMO_MAP)  # (Hangul has no case: lower() leaves it as it is)
+    return _jamo_loop(text)
+
+
+def _jamo_loop(text: str) -> str:
+    """jamo() letter by letter (its reference; tests compare the two)."""
     out: list[str] = []
     for ch in text:
         code = ord(ch)
@@ -109,6 +141,11 @@ def jamo(text: str) -> str:
 
 def choseong(text: str) -> str:
     """The initial consonant of every Hangul syllable (others dropped)."""
+    return text.translate(_CHO_MAP)
+
+
+def _choseong_loop(text: str) -> str:
+    """choseong() letter by letter (its reference; tests compare the two)."""
     out = []
     for ch in text:
         code = ord(ch)
@@ -297,7 +334,9 @@ def josa(word: str, pair: str) -> str:
     with_final, without = pair.split("/")
     base = str(word)
     if base.endswith(")") and "(" in base:  # 'gk(수문장)': the particle follows the word outside
-        base = base[:base.rindex("(")]
+        head = base[:base.rindex("(")].rstrip()
+        # '(2,4)': nothing outside — the particle follows what is inside (4 사 → 를; (1,1) 일 → 을)
+        base = head if head else base[base.rindex("(") + 1:-1]
     base = base.rstrip("'\"’”」』》〉]」 ")  # '정착' + 이: the particle follows what is quoted
     last = base[-1] if base else ""
     if last and is_syllable(last):  # '' (an empty quoted value) has no last syllable
@@ -316,14 +355,30 @@ def josa(word: str, pair: str) -> str:
     return word + (with_final if final else without)
 
 
-#: abbreviations the game's players read as Korean words: Lv 레벨, ATK 공격력 (어택), MOV 이동력
-_READ_AS = {"Lv": "ㄹ", "LV": "ㄹ", "ATK": "ㄱ", "MOV": "ㄱ"}
+#: the most characters of a person's input an error message repeats: a longer input is shown as its prefix + '…'
+ECHO_MAX = 40
+
+
+def quoted(value, pair: str | None = None, limit: int = ECHO_MAX) -> str:
+    """'value' as an error message repeats it: in quotes, cut to `limit` characters ('…' after the cut),
+    with the particle of `pair` chosen by the last syllable shown ('정착'이, '가나다…'가)."""
+    text = str(value)
+    cut = len(text) > limit
+    shown = text[:limit] if cut else text
+    word = f"'{shown}'"
+    particle = josa(word, pair)[len(word):] if pair else ""
+    return f"'{shown}…'{particle}" if cut else word + particle
+
+
+#: abbreviations the rulebook reads as Korean words: Lv 레벨 ('Lv이 같으면', 'Lv은'). ATK and MOV are read
+#: letter by letter as the rulebook does ('ATK와 HP가', 'ATK로', 'MOV가'): they take the form without a final
+_READ_AS = {"Lv": "ㄹ", "LV": "ㄹ"}
 
 
 def _latin_final(base: str) -> str:
     """The final consonant a Latin-script word is read with, so that no particle is ever hedged.
 
-    An all-capital acronym or a single letter is read letter by letter (DGM 디지엠, HP 에이치피, Lv 엘브이);
+    An all-capital acronym or a single letter is read letter by letter (DGM 디지엠, HP 에이치피, ATK 에이티케이);
     another word by its sound (drill 드릴, gk 지케이: a final l, m, n or ng is read as ㄹ, ㅁ, ㄴ, ㅇ).
     Anything else (symbols, digits handled above) takes the form without a final consonant."""
     letters = "".join(ch for ch in base if ch.isascii() and ch.isalpha())
@@ -373,10 +428,26 @@ def _is_verb_tail(tail: str, ends: frozenset) -> bool:
     return tail in ends or any(tail[:k] in ends and tail[k:] in ends for k in range(1, len(tail)))
 
 
+_STEMS_MEMO: dict[str, tuple[str, ...]] = {}
+_QUESTION_MEMO: dict[str, bool] = {}
+_MEMO_MAX = 8192  # words remembered (a search asks for the same words again and again: the site's search
+                  # box keystroke by keystroke, the common words of questions); then forgotten at once
+
+
 def verb_stems(j: str) -> list[str]:
     """Candidate stems (jamo) of a word that may be a conjugated verb or adjective:
     때려 → 때리, 잡혀 → 잡히, 들어와 → 들어오, 부서지면 → 부서지, 깔아둔 → 깔아두, 못가나 → 가.
-    Over-generates on purpose: callers keep only the stems they know."""
+    Over-generates on purpose: callers keep only the stems they know. (Remembered per word: a new
+    list each call, so a caller may change it.)"""
+    got = _STEMS_MEMO.get(j)
+    if got is None:
+        if len(_STEMS_MEMO) >= _MEMO_MAX:
+            _STEMS_MEMO.clear()
+        got = _STEMS_MEMO[j] = tuple(_verb_stems(j))
+    return list(got)
+
+
+def _verb_stems(j: str) -> list[str]:
     ends = _verb_endings()
     longest = _VERB_SETS["max"]
     out: list[str] = []
@@ -451,7 +522,16 @@ def strip_chat(token: str) -> str:
 
 def is_question_word(token: str) -> bool:
     """A question word: in STOPWORDS, or a question verb with its endings (되냐고,
-    가능하냐, 있음, 없냐, 해야됨, 되는거임)."""
+    가능하냐, 있음, 없냐, 해야됨, 되는거임). (Remembered per word, as verb_stems.)"""
+    got = _QUESTION_MEMO.get(token)
+    if got is None:
+        if len(_QUESTION_MEMO) >= _MEMO_MAX:
+            _QUESTION_MEMO.clear()
+        got = _QUESTION_MEMO[token] = _is_question_word(token)
+    return got
+
+
+def _is_question_word(token: str) -> bool:
     if token in STOPWORDS:
         return True
     if not token or not all(is_syllable(c) for c in token) or len(token) > 6:
@@ -494,3 +574,64 @@ def clip(text, width: int) -> str:
         out.append(ch)
         w += cw
     return "".join(out) + "…"
+
+
+# ---------------------------------------------------------- 가나다 order ----
+# The order of a Korean dictionary (표준국어대사전, KS X 1026-1): syllable by syllable, each by its
+# initial, vowel and final in the standard jamo order — ㄱ ㄲ ㄴ ㄷ ㄸ … (a tense consonant right
+# after its plain one), ㅏ ㅐ ㅑ …, no final before ㄱ ㄲ ㄳ ㄴ … — which is the order of the
+# precomposed syllables' code points (가나 before 각: the syllable decides, not the jamo string).
+# Spaces and punctuation do not count (대응 셀 sorts as 대응셀; (대응) as 대응), a digit run counts as
+# its number (필드 5자리 before 필드 10자리). Words that begin with Hangul come first, then those that
+# begin with a Latin letter (A–Z, case ignored), then those that begin with a digit; within a word,
+# Hangul < Latin < digits too. Groups (collation_head): ㄱ … ㅎ (tense consonants under their plain
+# one: ㄲ under ㄱ), then A–Z, then 0–9.
+_CHO_COMPAT = {ch: i for i, ch in enumerate(_CHO)}
+_PLAIN = {"ㄲ": "ㄱ", "ㄸ": "ㄷ", "ㅃ": "ㅂ", "ㅆ": "ㅅ", "ㅉ": "ㅈ"}
+_COLLATE_TOKEN = re.compile(r"\d+|[A-Za-z]|[\uac00-\ud7a3]|[\u3131-\u314e]")
+HEAD_LATIN = "A–Z"
+HEAD_DIGIT = "0–9"
+
+
+def _collation_units(text: str) -> tuple:
+    out = []
+    for m in _COLLATE_TOKEN.finditer(unicodedata.normalize("NFC", str(text))):
+        tok = m.group(0)
+        ch = tok[0]
+        if _SBASE <= ord(ch) <= _SLAST:
+            cho, rest = divmod(ord(ch) - _SBASE, 588)
+            jung, jong = divmod(rest, 28)
+            out.append((0, cho, jung + 1, jong))
+        elif ch in _CHO_COMPAT:  # a bare initial (ㄷ): before every syllable that starts with it
+            out.append((0, _CHO_COMPAT[ch], 0, 0))
+        elif ch.isdigit():
+            out.append((2, int(tok), 0, 0))
+        elif ch.isascii():
+            out.append((1, ord(ch.lower()), 0, 0))
+    return tuple(out)
+
+
+def collation_key(text: str) -> tuple:
+    """A sort key that puts words in 가나다 order (see above): sorted(words, key=collation_key).
+    Ties (same letters, other spacing, case or punctuation) are broken by the text itself, so the
+    order is total and stable across runs."""
+    units = _collation_units(text)
+    group = units[0][0] if units else 3
+    return (group, units, str(text))
+
+
+def collation_head(text: str) -> str:
+    """The index letter a word is listed under: its first initial (ㄲ under ㄱ), A–Z or 0–9."""
+    units = _collation_units(text)
+    if not units:
+        return HEAD_LATIN
+    kind, value = units[0][0], units[0][1]
+    if kind == 0:
+        ch = _CHO[value]
+        return _PLAIN.get(ch, ch)
+    return HEAD_LATIN if kind == 1 else HEAD_DIGIT
+
+
+def collation_heads() -> tuple[str, ...]:
+    """Every index letter in order: ㄱ ㄴ ㄷ ㄹ ㅁ ㅂ ㅅ ㅇ ㅈ ㅊ ㅋ ㅌ ㅍ ㅎ A–Z 0–9."""
+    return tuple(ch for ch in _CHO if ch not in _PLAIN) + (HEAD_LATIN, HEAD_DIGIT)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from .corpus import EXAMPLE_TYPES, FACTIONS, RULING_STATUS, Corpus
 from .errors import Ambiguous, BadInput, NotFound
-from .korean import josa
+from .korean import josa, quoted
 from .names import norm_name as _norm_name, resolve_name  # noqa: F401 - re-exported (pure; the engine imports names)
 
 
 def _quoted(value: str, pair: str) -> str:
-    """'value' with the particle its last sound takes ('정착'이, 'combat.x'가)."""
-    return josa(f"'{value}'", pair)
+    """'value' with the particle its last sound takes ('정착'이, 'combat.x'가); a long value is shown
+    as its first korean.ECHO_MAX characters and '…' (an error never repeats a whole long input)."""
+    return quoted(value, pair)
 
 
 def check_date(value: str | None, what: str = "--as-of") -> str | None:
@@ -21,7 +22,7 @@ def check_date(value: str | None, what: str = "--as-of") -> str | None:
     from .dates import is_date
 
     if not is_date(value):
-        raise BadInput(f"{what} 날짜를 읽을 수 없습니다: {value}. YYYY-MM-DD 형식으로 적으세요 (예: 2026-09-24).")
+        raise BadInput(f"{what} 날짜를 읽을 수 없습니다: {value}. 2026-09-24 처럼 연-월-일로 적으세요.")
     return value
 
 
@@ -48,7 +49,84 @@ def _id_candidates(corpus: Corpus, query: str, table: dict, title_key: str, n: i
     keys = list(table)
     choices = [f"{k} {table[k][title_key]}" for k in keys]
     hits = process.extract(query, choices, scorer=fuzz.WRatio, limit=n)
-    return [(keys[i], table[keys[i]][title_key]) for _, _, i in hits]
+    return [(keys[i], _numbered(table[keys[i]], title_key)) for _, _, i in hits]
+
+
+def _numbered(rec: dict, title_key: str = "title") -> str:
+    """A clause's title after its number (6.26 7단계 정리 — …), as a candidate list shows it."""
+    return f"{rec['number']} {rec[title_key]}" if rec.get("number") else rec[title_key]
+
+
+def clause_ref(corpus: Corpus, cid: str) -> dict:
+    """A cited clause as the lookups give it: id, its number and title."""
+    c = corpus.clauses[cid]
+    return {"id": cid, "title": c["title"], "number": c.get("number")}
+
+
+def cite_ref(corpus: Corpus, i: str) -> dict:
+    """What a template cites for a clause, interpretation or ruling id (the `clause_label` filter reads it):
+    kind, title, and the number (a clause, an interpretation) or the date and label (a ruling)."""
+    if i in corpus.clauses:
+        return {"kind": "clause", "title": corpus.clauses[i]["title"], "number": corpus.clauses[i].get("number")}
+    if i in corpus.interpretations:
+        it = corpus.interpretations[i]
+        return {"kind": "interpretation", "title": it["title"], "number": it.get("number")}
+    if i in corpus.rulings:
+        r = corpus.rulings[i]
+        return {"kind": "ruling", "title": r["title"], "date": r["date"], "label": r["label"]}
+    return {"kind": "unknown", "title": i}
+
+
+def cite_refs(corpus: Corpus) -> dict[str, dict]:
+    """cite_ref for every clause, interpretation and ruling (the lookup pages may cite any)."""
+    return {i: cite_ref(corpus, i) for table in (corpus.clauses, corpus.interpretations, corpus.rulings) for i in table}
+
+
+def _number_candidates(corpus: Corpus, typed: str, n: int = 5) -> list[tuple[str, str]]:
+    """The clauses nearest a rule number that does not exist: those of its chapter, nearest first."""
+    t = "".join(typed.split()).removeprefix("해석").rstrip(".").split("-")[0]
+    try:
+        want = [int(p) for p in t.split(".")]
+    except ValueError:
+        return []
+
+    def distance(c):
+        k = [int(x) for x in c["number"].split(".")]
+        return (abs(k[1] - want[1]) if len(want) > 1 else 0, abs(len(k) - len(want)), k)
+
+    same = sorted((c for c in corpus.clauses.values() if c.get("number", "").split(".")[0] == str(want[0])),
+                  key=distance)
+    return [(c["id"], _numbered(c)) for c in same[:n]]
+
+
+def resolve_rule(corpus: Corpus, query: str) -> str:
+    """The id `flamer rule` shows for what was typed: an id, a rule number (6.26, 1.10.1, 해석 6.14-1) or
+    a ruling's date (2026-09-24, when one ruling has that date). Raises NotFound / Ambiguous."""
+    from .numbering import find_number, looks_like_number
+
+    q = query.strip()
+    if q in corpus.clauses or q in corpus.interpretations or q in corpus.rulings:
+        return q
+    if looks_like_number(q):
+        hit = find_number(corpus, q)
+        if hit is None:
+            what = "해석" if "-" in q or q.lstrip().startswith("해석") else "조항"
+            raise NotFound(f"{what} 번호 {_quoted(' '.join(q.split()), '이/가')} 없습니다.", _number_candidates(corpus, q))
+        return hit
+    from .dates import parse_date
+
+    day = parse_date(q, lambda: int(corpus.latest_date()[:4]))  # 2026-09-24, 9/24, 9월 24일
+    if day is not None:
+        q = day
+        on_day = [r for r in corpus.rulings.values() if r["date"] == q]
+        if len(on_day) == 1:
+            return on_day[0]["id"]
+        if on_day:
+            raise Ambiguous(f"{q}의 판정이 {len(on_day)}건입니다. 하나를 id로 고르세요.",
+                            [(r["id"], f"{r['label']} — {r['title']}") for r in on_day])
+        raise NotFound(f"{q}의 판정이 없습니다.", [(r["id"], f"{r['date']} {r['label']} — {r['title']}")
+                                               for r in corpus.rulings.values()])
+    raise NotFound(f"조항 {_quoted(q, '이/가')} 없습니다.", _id_candidates(corpus, q, corpus.clauses, "title"))
 
 
 def _not_blank(value, what: str) -> None:
@@ -57,21 +135,21 @@ def _not_blank(value, what: str) -> None:
 
 
 def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
+    """A clause, an interpretation (with its clause) or a ruling, by id, rule number or ruling date."""
     _not_blank(rule_id, "조항")
     as_of = check_date(as_of) or corpus.latest_date()
+    rule_id = resolve_rule(corpus, rule_id)
     if rule_id in corpus.interpretations:
         it = corpus.interpretations[rule_id]
         parent = rule(corpus, it["clause"], as_of)
-        return {**parent, "interpretation": {"id": it["id"], "title": it["title"], "text": it["text"],
-                                             "basis": it["basis"], "label": "해석 (공식 판정 아님)"}}
+        return {**parent, "interpretation": {"id": it["id"], "number": it.get("number"), "title": it["title"],
+                                             "text": it["text"], "basis": it["basis"], "label": "해석 (공식 판정 아님)"}}
     if rule_id in corpus.rulings:
         r = corpus.rulings[rule_id]
         return {**ruling_view(r), "kind": "ruling", "text": r["summary"], "as_of": as_of,
                 "in_force": r["date"] <= as_of, "source_titles": corpus.source_title(r["source"]),
-                "clause_titles": [{"id": c, "title": corpus.clauses[c]["title"]} for c in r["clauses"]]}
-    c = corpus.clauses.get(rule_id)
-    if c is None:
-        raise NotFound(f"조항 {_quoted(rule_id, '이/가')} 없습니다.", _id_candidates(corpus, rule_id, corpus.clauses, "title"))
+                "clause_titles": [clause_ref(corpus, c) for c in r["clauses"]]}
+    c = corpus.clauses[rule_id]
     touching = corpus.rulings_for(rule_id)
     in_force = [r for r in touching if r["date"] <= as_of]
     later = [r for r in touching if r["date"] > as_of]
@@ -89,13 +167,15 @@ def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
                     "아래는 현재 문안입니다.")
     section = corpus.sections[c["section"]]
     return {
-        "kind": "clause", "id": c["id"], "title": c["title"], "text": text, "text_status": text_status, "as_of": as_of,
+        "kind": "clause", "id": c["id"], "number": c.get("number"), "title": c["title"], "text": text,
+        "text_status": text_status, "as_of": as_of,
         "note": note, "section": c["section"], "section_title": section["title"],
         "source": corpus.source_title(c["source"]), "source_ids": list(c["source"]),
         "rulings": [ruling_view(r) for r in in_force],
         "later_rulings": [ruling_view(r) for r in later],
-        "see_also": [{"id": s, "title": corpus.clauses[s]["title"]} for s in c["see_also"]],
-        "interpretations": [{"id": i, "title": corpus.interpretations[i]["title"],
+        "see_also": [clause_ref(corpus, s) for s in c["see_also"]],
+        "interpretations": [{"id": i, "number": corpus.interpretations[i].get("number"),
+                             "title": corpus.interpretations[i]["title"],
                              "text": corpus.interpretations[i]["text"],
                              "basis": corpus.interpretations[i]["basis"]} for i in c["interpretations"]],
         "faq": [f["id"] for f in corpus.faq.values() if rule_id in f["clauses"]],
@@ -209,26 +289,54 @@ def card_mentions(corpus: Corpus, card: dict) -> dict:
     return {"rulings": rulings_out, "faq": faq_out}
 
 
-def cards(corpus: Corpus, faction: str | None = None, grade: str | None = None, timing: str | None = None,
-          structure: bool | None = None, type_: str | None = None) -> dict:
-    unset = object()
-    fac_filter = unset
+class BadFilter(BadInput):
+    """A filter value `cards` does not know; `option` is the command-line option it came from (the CLI
+    makes it a usage error, exit 2)."""
+
+    def __init__(self, message: str, option: str):
+        super().__init__(message)
+        self.option = option
+
+
+_UNSET = object()
+
+#: the Korean names of the card types `cards --type` takes (spaces ignored: 기물 카드 = 기물카드)
+CARD_TYPE_WORDS = {"기물카드": "piece", "기물": "piece", "특수카드": "special", "특수": "special"}
+
+
+def card_filters(faction: str | None = None, grade: str | None = None, timing: str | None = None,
+                 type_: str | None = None) -> tuple:
+    """The `cards` filters checked and normalised: (faction, grade, timing, type); an unset faction is
+    `_UNSET`, 미상 is None. Raises BadFilter naming the option of a value it does not know."""
+    fac_filter = _UNSET
     if faction is not None:
         if faction in ("미상", "null", "none"):
             fac_filter = None
         else:
             fac_filter = {v: k for k, v in FACTIONS.items()}.get(faction, faction.upper())
             if fac_filter not in FACTIONS:
-                raise BadInput(f"진영 {_quoted(faction, '을/를')} 모릅니다. DGM(대광명연방), BGM(밤결무리) 또는 미상 중에서 고르세요.")
+                raise BadFilter(f"진영 {_quoted(faction, '을/를')} 모릅니다. DGM(대광명연방), BGM(밤결무리) 또는 미상 중에서 고르세요.",
+                                "--faction")
     if grade is not None and grade not in ("초급", "중급", "고급", "미상"):
-        raise BadInput(f"등급 {_quoted(grade, '을/를')} 모릅니다. 초급, 중급, 고급, 미상 중에서 고르세요.")
+        raise BadFilter(f"등급 {_quoted(grade, '을/를')} 모릅니다. 초급, 중급, 고급, 미상 중에서 고르세요.", "--grade")
     if timing is not None:
         timing = timing.strip("()")
         timing = "등장" if timing == "등장효과" else timing
         if timing not in ("전투", "대응", "이동", "등장"):
-            raise BadInput(f"타이밍 {_quoted(timing, '을/를')} 모릅니다. 전투, 대응, 이동, 등장 중에서 고르세요.")
-    if type_ is not None and type_ not in ("piece", "special"):
-        raise BadInput(f"카드 종류 {_quoted(type_, '을/를')} 모릅니다. piece(기물 카드) 또는 special(특수카드).")
+            raise BadFilter(f"타이밍 {_quoted(timing, '을/를')} 모릅니다. 전투, 대응, 이동, 등장 중에서 고르세요.", "--timing")
+    if type_ is not None:
+        given = type_
+        type_ = CARD_TYPE_WORDS.get("".join(type_.split()), type_.strip().lower())
+        if type_ not in ("piece", "special"):
+            raise BadFilter(f"카드 종류 {_quoted(given, '을/를')} 모릅니다. 기물카드(piece) 또는 특수카드(special) 중에서 고르세요.",
+                            "--type")
+    return fac_filter, grade, timing, type_
+
+
+def cards(corpus: Corpus, faction: str | None = None, grade: str | None = None, timing: str | None = None,
+          structure: bool | None = None, type_: str | None = None) -> dict:
+    unset = _UNSET
+    fac_filter, grade, timing, type_ = card_filters(faction, grade, timing, type_)
     out = []
     for c in corpus.cards.values():
         if fac_filter is not unset and c["faction"] != fac_filter:
@@ -268,7 +376,7 @@ def term(corpus: Corpus, word: str) -> dict:
         raise type(exc)(str(exc.message).split("\n")[0], cands) from None
     t = corpus.terms[key]
     return {"id": t["id"], "term": t["term"], "aliases": t["aliases"], "definition": t["definition"],
-            "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in t["clauses"]],
+            "clauses": [clause_ref(corpus, c) for c in t["clauses"]],
             "source": corpus.source_title(t["source"]), "query": word, "corrected": corrected,
             "everyday": everyday.get(t["id"], [])}
 
@@ -281,7 +389,7 @@ def terms(corpus: Corpus) -> dict:
 def faq(corpus: Corpus, faq_id: str | None = None) -> dict:
     def view(f):
         return {"id": f["id"], "question": f["question"], "answer": f["answer"],
-                "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in f["clauses"]],
+                "clauses": [clause_ref(corpus, c) for c in f["clauses"]],
                 "source": corpus.source_title(f["source"])}
 
     if faq_id is None:
@@ -300,7 +408,7 @@ def example(corpus: Corpus, example_id: str) -> dict:
     return {"id": e["id"], "title": e["title"], "type": e["type"], "type_ko": EXAMPLE_TYPES[e["type"]],
             "source": corpus.source_title(e["source"]), "situation": e["situation"], "steps": e["steps"],
             "result": e["result"], "point": e.get("point"), "reason": e.get("reason"),
-            "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in e["clauses"]],
+            "clauses": [clause_ref(corpus, c) for c in e["clauses"]],
             "rulings": e["rulings"], "executable": "scenario" in e}
 
 
@@ -319,7 +427,7 @@ def _profile_view(corpus: Corpus, profile: dict) -> dict:
 
     return {"profile": profile["id"], "title": profile["title"],
             "rows": [{"key": r["key"], "label": TIMING_ROWS[r["key"]], "value": r["value"],
-                      "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in r["clauses"]]}
+                      "clauses": [clause_ref(corpus, c) for c in r["clauses"]]}
                      for r in profile["rows"]]}
 
 
@@ -472,7 +580,7 @@ def _term_timing(corpus: Corpus, query: str, term_id: str, *, corrected: bool, s
                         "text": None, "unknown": False, "message": None, **_profile_view(corpus, p)})
     return {"query": query, "matched": {"kind": "term", "name": t["term"], "id": t["id"]}, "corrected": corrected,
             "term": {"id": t["id"], "term": t["term"], "definition": t["definition"],
-                     "clauses": [{"id": c, "title": corpus.clauses[c]["title"]} for c in t["clauses"]]},
+                     "clauses": [clause_ref(corpus, c) for c in t["clauses"]]},
             "entries": entries}
 
 

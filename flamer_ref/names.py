@@ -6,7 +6,7 @@ parser (a card name in a scenario file, engine/scenario.resolve_card)."""
 from __future__ import annotations
 
 from .errors import Ambiguous, BadInput, NotFound
-from .korean import choseong, is_choseong_query, is_qwerty_candidate, jamo, josa, qwerty_to_jamo
+from .korean import choseong, is_choseong_query, is_qwerty_candidate, jamo, josa, quoted, qwerty_to_jamo
 
 
 def norm_name(s: str) -> str:
@@ -33,7 +33,7 @@ def resolve_name(query: str, names: dict[str, str], what: str) -> tuple[str, boo
     def pick(keys: set[str], why: str) -> tuple[str, bool]:
         if len(keys) == 1:
             return next(iter(keys)), True
-        raise Ambiguous(f"'{query}'에 맞는 {josa(what, '이/가')} 여럿입니다 ({why}). 하나를 골라 다시 입력하세요.",
+        raise Ambiguous(f"{quoted(query)}에 맞는 {josa(what, '이/가')} 여럿입니다 ({why}). 하나를 골라 다시 입력하세요.",
                         [(k, "") for k in sorted(keys)])
 
     if is_choseong_query(q):
@@ -65,6 +65,6 @@ def resolve_name(query: str, names: dict[str, str], what: str) -> tuple[str, boo
         return ranked[0][0], True
     close = [k for k, s in ranked if s >= 60][:6]
     if len(close) > 1:
-        raise Ambiguous(f"'{query}'에 맞는 {josa(what, '을/를')} 하나로 정할 수 없습니다.", [(k, "") for k in close])
-    raise NotFound(f"{what} '{query}'{josa(query, '을/를')[len(query):]} 찾을 수 없습니다.", [(k, "") for k, _ in ranked[:5]])
+        raise Ambiguous(f"{quoted(query)}에 맞는 {josa(what, '을/를')} 하나로 정할 수 없습니다.", [(k, "") for k in close])
+    raise NotFound(f"{what} {quoted(query, '을/를')} 찾을 수 없습니다.", [(k, "") for k, _ in ranked[:5]])
 

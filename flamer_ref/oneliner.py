@@ -11,10 +11,16 @@ and (전투) cards come from options in the same small language:
     WHO CARD [ABILITY] [TARGET] [비용 PIECE] [셀 CELL]
 
 The result is a plain scenario mapping (English keys, as a scenario file
-would hold) plus the notices to show and the stats still missing. Nothing
-here resolves anything: the scenario goes through the same parser and engine
-as `flamer simulate`, so `fight --json` equals `simulate --json` of the
-scenario that `--save` writes.
+would hold) plus the notices to show. Nothing here resolves anything: the
+scenario goes through the same parser and engine as `flamer simulate`, so
+`fight --json` equals `simulate --json` of the scenario that `--save` writes
+(plus `player_stats` when the player gave values, and `link` with --link).
+
+Stats the card data leaves unknown (미상) stay unknown in the scenario: the
+CLI runs the engine, and what the engine reads to decide and nobody gave is
+what it asks for (`needs`, `supply`) — card by card, as `--stat "개미 hp 2"`
+(`apply_stats`) gives it; those values are recorded as the player's own
+(`Fight.player`), never as card data.
 """
 
 from __future__ import annotations
@@ -22,8 +28,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .engine.types import STAT_MIN, stat_in_range
 from .errors import Ambiguous, BadInput, NotFound
 from .korean import josa
+
+
+def _rule_no(cid: str) -> str:
+    """'조항 4.8': a clause named by its number (render.rule_no, read when a message is made)."""
+    from .render import rule_no
+
+    return rule_no(cid)
 
 #: The combat cell of a one-line fight (there is only one).
 DEFAULT_CELL = "1,1"
@@ -47,11 +61,18 @@ STAT_NAMES = {"lv": "Lv", "hp": "HP", "atk": "ATK", "cost": "cost"}
 
 @dataclass(frozen=True)
 class Missing:
-    """A stat the card database does not know and the line does not give."""
+    """A stat the card database does not know and the line does not give, which the verdict needs
+    (the engine read it: a stat-unknown problem)."""
 
     piece: str  # piece id
-    label: str  # what the player typed / the card name
-    stat: str  # lv | hp | atk
+    label: str  # what the player typed for the piece (the card's name as typed, or the ad-hoc name)
+    stat: str  # lv | hp | atk | cost
+    card: str | None = None  # the card (None: a piece named in the line only)
+    why: dict | None = None  # what the engine needed it for (the problem's `why`, worded by the catalogue)
+
+    def to_json(self) -> dict:
+        """The interface's entry of a missing-stats error: {piece, card, label, stat}."""
+        return {"piece": self.piece, "card": self.card, "label": self.label, "stat": self.stat}
 
 
 @dataclass
@@ -61,6 +82,21 @@ class Fight:
     doc: dict
     notices: list[dict] = field(default_factory=list)  # {"typed": …, "card": …, "where": …}
     missing: list[Missing] = field(default_factory=list)
+    #: piece id → the name the player typed for it
+    typed: dict = field(default_factory=dict)
+    #: side codes the line did not give and the cards could not tell apart (FALLBACK_SIDES), by role:
+    #: {code: "attacker" | "defender"} — people read 공격자 / 수비자 for them, never the codes
+    roles: dict = field(default_factory=dict)
+    #: the player's own values for stats the card data leaves unknown, in the order given:
+    #: {card, label, stat, value, pieces, spec, prompted} (spec: as --stat takes it, for the link;
+    #: prompted: typed at the terminal prompt rather than given with --stat)
+    player: list[dict] = field(default_factory=list)
+
+
+def stat_rule(stat: str) -> str:
+    """The stat rule in words, for the line and the prompt: 'HP는 1 이상 — 전투를 시작할 때의 HP', '0 이상'."""
+    least = STAT_MIN[stat]
+    return f"HP는 {least} 이상 — 전투를 시작할 때의 HP" if stat == "hp" else f"{least} 이상"
 
 
 def _q(word, pair: str) -> str:
@@ -99,9 +135,9 @@ def _modifier(tok: str, p: _PieceText) -> bool:
     m = _STAT.match(t)
     if m:
         key, value = _STAT_KEYS[m.group(1).lower()], int(m.group(2))
-        if value < (1 if key == "hp" else 0):
+        if not stat_in_range(key, value):  # the one rule of scenario files (engine.types.STAT_MIN)
             raise BadInput(f"'{p.text}': {josa(f'{STAT_NAMES[key]} {value}', '은/는')} 쓸 수 없습니다 "
-                           f"({'HP는 1 이상 — 전투를 시작할 때의 HP' if key == 'hp' else '0 이상'}).")
+                           f"({stat_rule(key)}).")
         p.stats[key] = value
         return True
     m = _COUNT.match(t) or re.match(r"^(\d+)\s*(?:기|개|명)?$", t)
@@ -134,7 +170,7 @@ def _split_piece(text: str) -> _PieceText:
     p = _PieceText(name="", text=raw)
     # counts glued to the name or the parentheses: 수문장x2, 수문장×2, 수문장*2, 개미(lv1)x2
     if re.search(r"(?:(?<=[^\sA-Za-z])|\s)[x×X*]\s*[-−]\s*\d+\s*$", raw):
-        raise BadInput(f"'{raw}': 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, 조항 move.limit).")
+        raise BadInput(f"'{raw}': 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, {_rule_no('move.limit')}).")
     m = re.search(r"(?:(?<=[^\sA-Za-z])|\s)([x×X*])\s*(\d+)\s*$", raw)
     if m:
         p.count = int(m.group(2))
@@ -161,7 +197,7 @@ def _split_piece(text: str) -> _PieceText:
     if not p.name:
         raise BadInput(f"'{text.strip()}': 기물 이름이 없습니다.")
     if not 1 <= p.count <= MAX_COUNT:
-        raise BadInput(f"'{text.strip()}': 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, 조항 move.limit).")
+        raise BadInput(f"'{text.strip()}': 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, {_rule_no('move.limit')}).")
     return p
 
 
@@ -387,8 +423,13 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
     fa, fd = faction(groups[0]), faction(groups[1])
     if fa and fd and fa != fd:  # a code written on one side only: the other still comes from its cards
         acode, dcode = acode or (fa if fa != dcode else None), dcode or (fd if fd != acode else None)
-    acode = acode or next(c for c in FALLBACK_SIDES + ("C",) if c != dcode)
-    dcode = dcode or next(c for c in FALLBACK_SIDES + ("C",) if c != acode)
+    roles = {}
+    if acode is None:
+        acode = next(c for c in FALLBACK_SIDES + ("C",) if c != dcode)
+        roles[acode] = "attacker"
+    if dcode is None:
+        dcode = next(c for c in FALLBACK_SIDES + ("C",) if c != acode)
+        roles[dcode] = "defender"
     if acode == dcode:
         raise BadInput(f"두 편의 진영 코드가 같습니다 ({acode}). 서로 다른 코드를 적으세요.")
 
@@ -398,7 +439,7 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
     seen: dict[str, int] = {}
     cells: dict = {cell: {}}
     doc_pieces: list[dict] = []
-    missing: list[Missing] = []
+    typed: dict[str, str] = {}
     for code, specs in zip((acode, dcode), groups):
         plist = []
         for p, card in specs:
@@ -418,16 +459,14 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
                     piece["state"] = "settled"
                 if p.structure:
                     piece["structure"] = True
-                if card:
-                    c = corpus.cards[card]
-                    need = ["lv", "hp"] + (["atk"] if p.state != "settled" else [])
-                    missing += [Missing(pid, card, s) for s in need if c.get(s) is None and s not in p.stats]
+                typed[pid] = p.name
                 plist.append(piece)
                 doc_pieces.append(dict(piece, _side=code))
         cells[cell][code] = plist
     if len(cells[cell][acode]) > 3 or len(cells[cell][dcode]) > 3:
         side = acode if len(cells[cell][acode]) > 3 else dcode
-        raise BadInput(f"{side} 기물이 {len(cells[cell][side])}기입니다. 한 셀에 한 진영은 3기까지입니다 (조항 move.limit).")
+        role = "공격자" if side == acode else "수비자"  # the line names sides by where they stand, not by code
+        raise BadInput(f"{role}({side}) 기물이 {len(cells[cell][side])}기입니다. 한 셀에 한 진영은 3기까지입니다 ({_rule_no('move.limit')}).")
 
     doc: dict = {"kind": "combat", "title": line.strip(), "attacker": acode}
     if as_of:
@@ -442,18 +481,127 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
     # keep the scenario's own key order: response before battle_cards, as files usually read
     if "battle_cards" in doc:
         doc["battle_cards"] = doc.pop("battle_cards")
-    return Fight(doc=doc, notices=notices, missing=missing)
+    return Fight(doc=doc, notices=notices, typed=typed, roles=roles)
+
+
+# --------------------------------------------------------- player's stats ----
+def _doc_pieces(fight: Fight) -> list[dict]:
+    return [piece for cell in fight.doc["cells"].values() for plist in cell.values() for piece in plist]
+
+
+def _give(fight: Fight, card: str | None, label: str, stat: str, value: int, spec: str,
+          prompted: bool = False) -> dict:
+    """Put the player's value of `stat` into every piece of the card (or, card None, of the ad-hoc
+    name) whose line does not state it; record it as the player's. Returns the record."""
+    pieces = [p for p in _doc_pieces(fight)
+              if (p.get("card") == card if card else (not p.get("card") and p.get("name") == label))]
+    took = []
+    for piece in pieces:
+        if stat not in piece:  # a value the line states wins
+            piece[stat] = value
+            took.append(piece["id"])
+    rec = {"card": card, "label": label, "stat": stat, "value": value, "pieces": took, "spec": spec,
+           "prompted": prompted}
+    if took:
+        fight.player.append(rec)
+    return rec
+
+
+def _player_pieces(fight: Fight, stat: str) -> set:
+    return {pid for r in fight.player if r["stat"] == stat for pid in r["pieces"]}
+
+
+_STAT_SPEC = re.compile(r"^(?P<name>.+?)\s+(?P<word>lv|level|레벨|hp|체력|atk|공격력|공격|cost|비용|코스트)\s*[:=]?\s*"
+                        r"(?P<value>[-−]?\d+)$", re.IGNORECASE | re.DOTALL)
+
+
+def parse_stat(text: str, where: str) -> tuple[str, str, int]:
+    """`개미 hp 2` (or 개미 체력 2, 개미 hp2, 32대 라루나피 레벨 3) → ("개미", "hp", 2)."""
+    m = _STAT_SPEC.match(text.strip())
+    if not m or not m.group("name").strip():
+        raise BadInput(f"{where} '{text.strip()}': '카드이름 스탯 값'으로 적으세요. 스탯은 lv, hp, atk, cost "
+                       "(레벨, 체력, 공격, 비용). 예: --stat \"개미 hp 2\"")
+    stat = _STAT_KEYS[m.group("word").lower()]
+    value = int(m.group("value").replace("−", "-"))
+    if not stat_in_range(stat, value):  # the one rule of the line, the prompt and scenario files
+        raise BadInput(f"{where} '{text.strip()}': {josa(f'{STAT_NAMES[stat]} {value}', '은/는')} 쓸 수 없습니다 "
+                       f"({stat_rule(stat)}).")
+    return " ".join(m.group("name").split()), stat, value
+
+
+def apply_stats(corpus, fight: Fight, specs: list[str] | None) -> None:
+    """`--stat "카드이름 스탯 값"`: the player's own value for a stat the card data leaves unknown (미상),
+    given to the pieces of that card whose line does not state it (the line's own value wins).
+
+    The name is an ad-hoc piece of the line, or a card read as the line reads card names (a correction
+    is a notice; several candidates stop with the list). Refused: a stat the card data states (that
+    is card data — a variant is written in the line), a card with no piece in this fight, the same card
+    and stat twice with different values."""
+    seen: dict[tuple, tuple[int, str]] = {}
+    for i, text in enumerate(specs or (), 1):
+        where = f"--stat #{i}"
+        bad = next((j for j, ch in enumerate(text) if ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0), None)
+        if bad is not None:
+            from .terminal import clean
+
+            raise BadInput(f"{where}: {bad + 1}번째 글자에 제어 문자({clean(text[bad])})가 있습니다. 지우고 다시 적으세요.")
+        name, stat, value = parse_stat(text, where)
+        pieces = _doc_pieces(fight)
+        adhoc = [p for p in pieces if not p.get("card") and _squash(p.get("name", "")) == _squash(name)]
+        if adhoc:
+            card, label = None, adhoc[0]["name"]
+        else:
+            card = _exact_card(corpus, name) or _resolve_card(corpus, name, where, fight.notices, pieces_only=True)
+            label = card
+            if corpus.cards[card]["type"] != "piece":
+                raise BadInput(f"{where}: {_q(card, '은/는')} 특수카드라 기물의 수치가 없습니다.")
+            known = corpus.cards[card].get(stat)
+            if known is not None:
+                raise BadInput(f"{where}: {card}의 {josa(STAT_NAMES[stat], '은/는')} 카드 데이터에 있습니다"
+                               f"({known}). --stat은 카드 데이터에 없는(미상) 수치만 채웁니다. 다른 값으로 풀어 보려면 "
+                               f"줄에 적으세요: {card}({stat}{value})")
+            if not any(p.get("card") == card for p in pieces):
+                raise BadInput(f"{where}: 이 전투에 {_q(card, '이/가')} 없습니다. 줄에 있는 기물의 카드를 적으세요.")
+        key = (card, label, stat)
+        if key in seen and seen[key][0] != value:
+            raise BadInput(f"{where}: {label}의 {josa(STAT_NAMES[stat], '을/를')} {seen[key][1]}에서 "
+                           f"{josa(str(seen[key][0]), '으로/로')} 적었습니다. 한 번만 적으세요.")
+        if key in seen:
+            continue
+        seen[key] = (value, where)
+        _give(fight, card, label, stat, value, text.strip())
 
 
 def supply(fight: Fight, values: dict[tuple[str, str], int]) -> None:
-    """Fill missing stats (piece id, stat) → value into the scenario."""
-    for cell in fight.doc["cells"].values():
-        for plist in cell.values():
-            for piece in plist:
-                for (pid, stat), v in values.items():
-                    if piece["id"] == pid:
-                        piece[stat] = v
+    """Values the player typed at the prompt, (piece id, stat) → value: each goes to every piece of
+    that piece's card (or ad-hoc name) whose line does not state it, recorded as the player's own,
+    as `--stat` would give it."""
+    by_id = {p["id"]: p for p in _doc_pieces(fight)}
+    for (pid, stat), value in values.items():
+        piece = by_id[pid]
+        card = piece.get("card")
+        label = card or piece["name"]
+        if stat in piece and pid in _player_pieces(fight, stat):
+            continue  # given already with another piece of its card
+        _give(fight, card, label, stat, value, f"{label} {stat} {value}", prompted=True)
     fight.missing = [m for m in fight.missing if (m.piece, m.stat) not in values]
+
+
+def needs(fight: Fight, exc) -> list[Missing]:
+    """The stat-unknown problems of a run (runner.is_need) → what to ask the player, piece by piece."""
+    by_id = {p["id"]: p for p in _doc_pieces(fight)}
+    out = []
+    for p in exc.problems:
+        pid, stat = p.params["piece"], p.params["stat"]
+        piece = by_id.get(pid, {})
+        out.append(Missing(pid, fight.typed.get(pid, p.params.get("label") or pid), stat, piece.get("card"),
+                           p.params.get("why")))
+    return out
+
+
+def player_json(fight: Fight) -> list[dict]:
+    """The player's values as the fight's answer shows them: {card, label, stat, value, pieces}."""
+    return [{k: r[k] for k in ("card", "label", "stat", "value", "pieces")} for r in fight.player]
 
 
 #: the Korean keys a saved fight is written with (the scenario reader takes them: engine/aliases.py)
@@ -493,14 +641,16 @@ def korean_doc(doc: dict) -> dict:
 
 
 def to_yaml(fight: Fight, command: str | None = None) -> str:
-    """The scenario as a YAML file people can edit and run with `flamer simulate` (Korean keys)."""
-    import yaml
+    """The scenario as a YAML file people can edit and run with `flamer simulate` (Korean keys).
 
+    The scenario is data serialised by a safe dumper; the command typed goes only into the `#` header,
+    through the `yaml_comment` filter and checked line by line (yamltext.comment_header): no argument
+    text can become a key, whatever line breaks it holds."""
     from .render import render
+    from .yamlio import comment_header, dump
 
-    body = yaml.safe_dump(korean_doc(fight.doc), allow_unicode=True, sort_keys=False, default_flow_style=None,
-                          width=100)
-    return render("scenario/fight_header.txt.j2", command=command) + body
+    body = dump(korean_doc(fight.doc), default_flow_style=None, width=100)
+    return comment_header(render("scenario/fight_header.txt.j2", command=command, player=player_json(fight))) + body
 
 
 def _option_of(key: str | None, fight: Fight) -> str | None:
@@ -519,17 +669,23 @@ def _option_of(key: str | None, fight: Fight) -> str | None:
     return key
 
 
-def relocate(exc, fight: Fight):
+def relocate(exc, fight: Fight, display: str = "flamer fight"):
     """An error about the scenario built from the line, pointed at the line and its options instead of
-    the lines of a file the person never saw."""
+    the lines of a file the person never saw. `display` is the name the built scenario was read under
+    ("flamer fight", or the --save path): a problem of another file (cards/effects.yaml unreadable …)
+    keeps its file's name."""
     from .errors import DataError, Forbidden
 
     if isinstance(exc, Forbidden):
         return exc.relocated(None, None, _option_of(exc.where.get("key"), fight))
     if isinstance(exc, DataError):
+        ours = [p for p in exc.problems if p.file in (display, None)]
+        if not ours:  # nothing about the line: the data's own error, as every command words it
+            return exc
         # the fixes speak of scenario-file keys; on the command line the grammar is the fix
-        lines = [f"{_option_of(p.key, fight) or '전투'}: {p.message}" for p in exc.problems]
-        if any(p.key and p.key.startswith(("response", "battle_cards")) for p in exc.problems):
+        lines = [f"{_option_of(p.key, fight) or '전투'}: {p.message}" if p.file in (display, None)
+                 else p.render() for p in exc.problems]
+        if any(p.key and p.key.startswith(("response", "battle_cards")) for p in ours):
             lines.append("선언은 '누가 카드 [능력] [대상] [비용 기물] [셀 x,y]'로 적습니다 "
                          "(예: -r \"수비자 재부팅 행성굴착기\", -r \"수비자 진내폭격 비용 개미\").")
         return BadInput("\n".join(lines))

@@ -3,10 +3,14 @@
 The target must be missing (in a folder that exists) or an ordinary file. Anything else is
 refused before a byte is written, in Korean: a folder, a device, a FIFO, a socket, and a
 symbolic link (never followed, never replaced). OS errors are said in Korean (errors.os_reason).
+
+Writing a file into a folder the tool owns (the cache, a `flamer site` folder): write_atomic, one
+way for both, through a temp file made exclusively there and never through a link.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
@@ -67,3 +71,44 @@ def write_text(path, text: str, option: str = "-o", what: str = "파일") -> Non
         raise _refuse(option, target, what, os_reason(exc)) from None
     finally:
         os.close(fd)
+
+
+#: how many fresh names write_atomic tries when each is taken (by a file or a link planted there)
+_TEMP_TRIES = 32
+
+
+def write_atomic(path, data: bytes) -> None:
+    """Replace the file at `path` with `data` atomically, never following a link (the cache files and
+    the `flamer site` pages and list). The bytes go to a temp file created exclusively in path's own
+    folder (O_CREAT|O_EXCL|O_NOFOLLOW, named `.<name>.<pid>.<random>.tmp`): a file or a symbolic link
+    planted at that name is never opened, another name is tried. os.replace then puts the temp file at
+    path, replacing a link there rather than writing through it, so the result is always a regular file.
+    Raises OSError (the temp file removed). No tempfile module: it imports random, too slow for the
+    cold search path that writes the cache."""
+    path = os.fspath(path)
+    folder, name = os.path.split(path)
+    flags = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+             | getattr(os, "O_CLOEXEC", 0))
+    for _ in range(_TEMP_TRIES):
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(errno.EEXIST, "no free temporary file name", folder or ".")
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)  # the name this call created (unlink removes a name; it follows nothing)
+        except OSError:
+            pass
+        raise

@@ -29,8 +29,9 @@ def templates_dir() -> Path:
 
 def cache_dir() -> Path | None:
     """The cache folder, always absolute (None: no cache). A relative FLAMER_CACHE_DIR
-    lives under the user's cache home, never in the current directory; so does a
-    relative XDG_CACHE_HOME (ignored, as the XDG spec says)."""
+    lives under the user's cache home, never in the current directory, never the cache home
+    itself nor above it (then the default folder); a relative XDG_CACHE_HOME is ignored, as the
+    XDG spec says."""
     env = os.environ.get("FLAMER_CACHE_DIR")
     if env == "":
         return None
@@ -46,8 +47,11 @@ def cache_dir() -> Path | None:
         base = os.path.join(home, ".cache")
     else:
         return None  # no home to put it in: parse every time rather than write into the current directory
+    home_dir = os.path.normpath(base)
     if env:
-        inside = os.path.normpath(os.path.join(base, env))
-        if os.path.commonpath([inside, os.path.normpath(base)]) != os.path.normpath(base):
-            env = None  # ../../elsewhere would leave the cache home: keep the default folder instead
-    return Path(base) / (env or "flamer_ref")
+        inside = os.path.normpath(os.path.join(home_dir, env))
+        # ../../elsewhere would leave the cache home, and `.` (or a/..) is the cache home itself, shared
+        # with every other program: keep the default folder instead
+        if inside != home_dir and os.path.commonpath([inside, home_dir]) == home_dir:
+            return Path(inside)
+    return Path(home_dir) / "flamer_ref"

@@ -436,6 +436,211 @@ def svg_fonts(html: str, font: KoreanFont) -> str:
     return _SVG_OPEN.sub(lambda m: m.group(0) if m.group(0).endswith("/>") else m.group(0) + style, html)
 
 
+# ------------------------------------------------------------ the index ----
+# A book's index (찾아보기) lists, for every entry, the pages its places are on. CSS alone could print
+# one target-counter() per place, but then an entry with three places on page 12 reads "12, 12, 12".
+# So html_to_pdf lays the index out after the rest: the element with the attribute data-pdf-index
+# (the last part of the book) is cut out and its heading alone left in its place; once the rest is
+# laid out, the page of every anchor is known (WeasyPrint's Page.anchors), and in the index each
+# <span class="ix-locs"> of links to places becomes the pages those places are on — each page once,
+# in order, as a link to the first of the entry's places on it (class "main" if any place there is).
+# The index is then laid out as a document of its own (the same <head>, the same wrappers) whose
+# pages are numbered on from the heading's page, and its pages take the heading's place.
+_INDEX_SECTION = re.compile(r"<(section|div)\b[^>]*\bdata-pdf-index\b[^>]*>.*?</\1>(?=\s*(?:<footer\b|</div>|</body>))", re.S)
+_INDEX_HEAD = re.compile(r"<(?:section|div)\b[^>]*>\s*(?:<h[1-6]\b.*?</h[1-6]>)?", re.S)
+_INDEX_LOCS = re.compile(r'<span class="ix-locs">(.*?)</span>', re.S)
+_INDEX_LOC = re.compile(r'<a class="loc( main)?" href="#([^"]+)">')
+_ID_ATTR = re.compile(r"""\sid=("[^"]*"|'[^']*'|[^\s>]+)""")
+
+
+@dataclass
+class _IndexSplit:
+    main: str        # the HTML without the index's entries (its heading stays, for the TOC and the outline)
+    anchor: str      # the id of the index element
+    before: str      # the index document up to the index: <head> and the open wrappers (ids dropped)
+    index: str       # the index element
+    after: str       # what follows it, to the end of the document
+
+
+class _OpenTags(HTMLParser):
+    """The start tags of the elements still open at the end of a piece of HTML (below <html>)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"):
+            return
+        self.stack.append((tag, self.get_starttag_text() or f"<{tag}>"))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+
+def split_index(html: str) -> _IndexSplit | None:
+    """The book HTML cut at its index (see above), or None when it has none."""
+    m = _INDEX_SECTION.search(html)
+    if m is None:
+        return None
+    section = m.group(0)
+    ident = re.search(r"""\sid=["']([^"']+)["']""", section[:section.index(">") + 1])
+    if ident is None:
+        return None
+    head = _INDEX_HEAD.match(section).group(0)
+    tag = re.match(r"<(\w+)", section).group(1)
+    parser = _OpenTags()
+    parser.feed(html[:m.start()])
+    head_end = html.lower().find("</head>")
+    if head_end < 0:
+        return None
+    head_end += len("</head>")
+    wrappers = "".join(_ID_ATTR.sub("", text) for name, text in parser.stack if name not in ("html", "head"))
+    return _IndexSplit(main=html[:m.start()] + head + f"</{tag}>" + html[m.end():], anchor=ident.group(1),
+                       before=html[:head_end] + wrappers, index=section, after=html[m.end():])
+
+
+def paginate_index(index_html: str, pages: dict[str, int]) -> str:
+    """The index element with each entry's places written as the pages they are on (pages: anchor →
+    page number): "<a class="pg main" href="#term.mobile">79</a>, …", each page once, in order."""
+
+    def locs(m: re.Match) -> str:
+        by_page: dict[int, list] = {}
+        for main, anchor in _INDEX_LOC.findall(m.group(1)):
+            page = pages.get(unescape(anchor))
+            if page is None:
+                continue
+            first = by_page.setdefault(page, [anchor, False])
+            first[1] = first[1] or bool(main)
+        links = [f'<a class="pg{" main" if main else ""}" href="#{anchor}">{page}</a>'
+                 for page, (anchor, main) in sorted(by_page.items())]
+        return '<span class="ix-locs">' + ", ".join(links) + "</span>"
+
+    return _INDEX_LOCS.sub(locs, index_html)
+
+
+def anchor_pages(document) -> dict[str, int]:
+    """Every anchor of a laid-out document → the number of the page it is on (from 1)."""
+    out: dict[str, int] = {}
+    for number, page in enumerate(document.pages, 1):
+        for name in page.anchors:
+            out.setdefault(name, number)
+    return out
+
+
+# --------------------------------------------------- figures that moved on ----
+# A picture is drawn whole (an SVG cannot break), so one that does not fit in what is left of a page
+# moves on to the next and leaves the rest of its page blank. CSS has no "shrink to the space left".
+# So after the layout, html_to_pdf looks at every page that is less than FIT_MIN_FILL full while the
+# next page begins with a row of pictures (after at most a heading and a legend that move with them):
+# if those pictures, drawn smaller (not below FIT_MIN_SCALE of their size), fit in the space left,
+# they get that height (a max-height on their <svg>, which keeps its proportions) and the document is
+# laid out again. Where no page needs it (the bundled book), nothing is laid out twice.
+FIT_MIN_FILL = 0.5
+FIT_MIN_SCALE = 0.5
+FIT_ROUNDS = 2
+_FIT_SLACK = 28.0  # CSS px (7.4 mm) kept free for the margins of the blocks that move back
+
+
+def _content_boxes(page_box):
+    """The boxes of a page's content (not of its margin boxes: header, page number)."""
+    from weasyprint.formatting_structure import boxes
+
+    for child in page_box.children:
+        if isinstance(child, boxes.MarginBox):
+            continue
+        yield child
+        yield from child.descendants()
+
+
+def _leaves(page_box):
+    """The boxes that put something on the page: lines of text, pictures, blocks with no children."""
+    from weasyprint.formatting_structure import boxes
+
+    for b in _content_boxes(page_box):
+        if isinstance(b, (boxes.LineBox, boxes.ReplacedBox)) or (
+                isinstance(b, boxes.BlockBox) and not b.children and b.height):
+            yield b
+
+
+def _bottom(b) -> float:
+    return b.position_y + b.margin_height()
+
+
+def _is_svg(element) -> bool:
+    return isinstance(getattr(element, "tag", None), str) and element.tag.rsplit("}", 1)[-1] == "svg"
+
+
+def page_fill(page) -> float:
+    """How far down its content area a laid-out page is filled (0–1), by its lines and pictures."""
+    box = page._page_box
+    top = box.content_box_y()
+    bottom = max((_bottom(b) for b in _leaves(box)), default=top)
+    return max(0.0, min(1.0, (bottom - top) / box.height)) if box.height else 1.0
+
+
+def fit_figures(document, root, done: dict[int, float] | None = None) -> dict[int, float]:
+    """The pictures (<svg> elements, by their order in the document: root is its element tree) to draw
+    smaller so that they stay on the page they left less than FIT_MIN_FILL full: {index: height in
+    CSS px}. Those in `done` already have a height and are not shrunk again."""
+    from weasyprint.formatting_structure import boxes
+
+    done = done or {}
+    order = {id(el): n for n, el in enumerate(el for el in root.iter() if _is_svg(el))}
+    out: dict[int, float] = {}
+    pages = document.pages
+    for page, after in zip(pages, pages[1:]):
+        if page_fill(page) >= FIT_MIN_FILL:
+            continue
+        box, nxt = page._page_box, after._page_box
+        top, ntop = box.content_box_y(), nxt.content_box_y()
+        left = top + box.height - max((_bottom(b) for b in _leaves(box)), default=top) - _FIT_SLACK
+        pictures = [b for b in _content_boxes(nxt) if isinstance(b, boxes.ReplacedBox) and id(b.element) in order]
+        if not pictures:
+            continue
+        row_top = min(b.position_y for b in pictures)
+        if row_top - ntop > 0.25 * nxt.height:
+            continue  # the next page does not begin with pictures: something else left the gap
+        first = min(pictures, key=lambda b: b.position_y)
+        row = [b for b in pictures if b.position_y < _bottom(first)]  # side by side with the first
+        row_bottom = max(_bottom(b) for b in row)
+        captions = [_bottom(b) for b in _leaves(nxt) if isinstance(b, boxes.LineBox)
+                    and b.element_tag == "figcaption" and row_top <= b.position_y <= row_bottom + 60]
+        needed = max([row_bottom, *captions]) - ntop
+        tallest = max(b.height for b in row)
+        if needed <= left or any(order[id(b.element)] in done for b in row):
+            continue
+        scale = 1 - (needed - left) / tallest
+        if scale < FIT_MIN_SCALE:
+            continue
+        for b in row:
+            out[order[id(b.element)]] = round(b.height * scale, 1)
+    return out
+
+
+def with_figure_heights(html: str, heights: dict[int, float]) -> str:
+    """The HTML with a height limit on the n-th <svg> of the document for each n in heights (CSS px);
+    its width follows (auto), so the picture keeps its proportions."""
+    count = -1
+
+    def one(m: re.Match) -> str:
+        nonlocal count
+        count += 1
+        if count not in heights:
+            return m.group(0)
+        decl = f"max-height: {heights[count]}px"
+        tag = m.group(0)
+        style = re.search(r"""\sstyle=(["'])(.*?)\1""", tag, re.S)
+        if style:
+            return tag[:style.start(2)] + style.group(2).rstrip("; ") + "; " + decl + tag[style.end(2):]
+        return tag[:4] + f' style="{decl}"' + tag[4:]
+
+    return _SVG_OPEN.sub(one, html)
+
+
 # ---------------------------------------------------------------- render ----
 def _load_weasyprint():
     try:
@@ -447,18 +652,54 @@ def _load_weasyprint():
         raise MissingPdfEngine(f"WeasyPrint를 불러오지 못했습니다 ({exc}).") from None
     except OSError as exc:  # cffi could not open libpango / libgobject
         raise MissingPdfEngine(
-            f"PDF를 만드는 데 필요한 Pango 라이브러리를 불러오지 못했습니다 ({exc}).\n"
+            f"PDF를 만드는 데 필요한 Pango 라이브러리를 불러오지 못했습니다 ({_library_reason(exc)}).\n"
             f"Debian/Ubuntu에서는 설치하세요: sudo apt-get install {PANGO_PACKAGES}") from None
     return weasyprint
 
 
-def html_to_pdf(html: str, out_path, *, base_url=None) -> None:
-    """Write the PDF of `html` (a whole document) to out_path (a path, or a binary file object).
+def _library_reason(exc: OSError) -> str:
+    """Why a shared library did not load, in Korean: the dynamic loader's message is English
+    ("cannot load library 'libpango-1.0-0': … No such file or directory"); its library names are kept."""
+    from .errors import os_reason
+
+    if exc.errno:
+        return os_reason(exc)
+    names = list(dict.fromkeys(re.findall(r"library '([^']+)'", str(exc))))
+    return f"라이브러리를 찾을 수 없습니다: {', '.join(names)}" if names else "라이브러리를 찾을 수 없습니다"
+
+
+class _LayoutProgress(logging.Handler):
+    """Reports WeasyPrint's progress ("Step 5 - Creating layout - Page 12") as (step, pages) calls."""
+
+    def __init__(self, report, step: str):
+        super().__init__(logging.INFO)
+        self.report = report
+        self.step = step
+        self.pages = 0
+
+    def emit(self, record):
+        try:
+            msg = record.getMessage()
+        except Exception:  # noqa: BLE001 - a message we cannot read: nothing to report
+            return
+        m = re.search(r"Creating layout - Page (\d+)", msg)
+        if m and "up-to-date" not in msg:
+            self.pages = max(self.pages, int(m.group(1)))
+            self.report(self.step, self.pages)
+
+
+def html_to_pdf(html: str, out_path, *, base_url=None, progress=None) -> int:
+    """Write the PDF of `html` (a whole document) to out_path (a path, or a binary file object), and
+    return its number of pages.
 
     The document's CSS applies as in print, plus pdf_stylesheet() below it; its text gets
-    keep_words() and its inline SVG the Korean font (svg_fonts()). Only data: and file: URLs are
-    fetched (the book is self-contained; nothing goes to the network). Raises MissingKoreanFont,
-    MissingPdfEngine or PdfError (all FlamerError, in Korean, with the package to install)."""
+    keep_words() and its inline SVG the Korean font (svg_fonts()). A picture that moved on and left its
+    page less than half full is drawn smaller to stay there (fit_figures). An index (data-pdf-index)
+    gets the pages of its places (split_index, paginate_index). Only data: and file: URLs are fetched (the
+    book is self-contained; nothing goes to the network). `progress(step, pages)`, if given, hears
+    how far it is: ("layout", pages laid out so far), ("index", pages of the index so far), ("write",
+    pages). Raises MissingKoreanFont, MissingPdfEngine or PdfError (all FlamerError, in Korean, with
+    the package to install)."""
     font = korean_font()
     weasyprint = _load_weasyprint()
     tmp = None
@@ -483,14 +724,52 @@ def html_to_pdf(html: str, out_path, *, base_url=None) -> None:
             lg.addHandler(quiet)
             lg.setLevel(logging.CRITICAL)
             lg.propagate = False
+    steps = logging.getLogger("weasyprint.progress")
+    step_level = steps.level
     try:
-        doc = weasyprint.HTML(string=svg_fonts(keep_words(html), font),
-                              base_url=str(base_url) if base_url else None, url_fetcher=fetcher)
+        split = split_index(html)
         css = weasyprint.CSS(string=pdf_stylesheet(facts, font), url_fetcher=fetcher)
-        document = doc.render(stylesheets=[css])
+
+        def layout(source: str, step: str, extra_css: str = ""):
+            handler = None
+            if progress is not None:
+                handler = _LayoutProgress(progress, step)
+                steps.addHandler(handler)
+                steps.setLevel(logging.INFO)
+            try:
+                sheets = [css] + ([weasyprint.CSS(string=extra_css, url_fetcher=fetcher)] if extra_css else [])
+                doc = weasyprint.HTML(string=svg_fonts(keep_words(source), font),
+                                      base_url=str(base_url) if base_url else None, url_fetcher=fetcher)
+                return doc.render(stylesheets=sheets), doc.etree_element
+            finally:
+                if handler is not None:
+                    steps.removeHandler(handler)
+                    steps.setLevel(step_level if os.environ.get("FLAMER_DEBUG") else logging.CRITICAL)
+
+        source = split.main if split else html
+        document, root = layout(source, "layout")
+        heights: dict[int, float] = {}
+        for _ in range(FIT_ROUNDS):  # a figure that moved on and left its page less than half full: fit it in
+            more = fit_figures(document, root, heights)
+            if not more:
+                break
+            heights.update(more)
+            document, root = layout(with_figure_heights(source, heights), "refit")
+        if split is not None:
+            pages = anchor_pages(document)
+            first = pages.get(split.anchor)
+            if first is not None:
+                # a first page to drop (so that the index's first page is no :first page), numbered
+                # one before the index's heading page; the index's own pages follow it
+                index, _ = layout(split.before + '<div style="break-after: page"></div>'
+                                  + paginate_index(split.index, pages) + split.after, "index",
+                                  f"@page :first {{ counter-reset: page {first - 1}; }}")
+                document = document.copy(document.pages[:first - 1] + index.pages[1:])
         for page in document.pages:  # a label taken from the text (content()) has the word joiners
             page.bookmarks = [(level, label.replace(WORD_JOINER, ""), *rest)
                               for level, label, *rest in page.bookmarks]
+        if progress is not None:
+            progress("write", len(document.pages))
         if tmp is None:
             document.write_pdf(out_path)
         else:
@@ -510,6 +789,7 @@ def html_to_pdf(html: str, out_path, *, base_url=None) -> None:
 
                 raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({os_reason(exc)}).") from None
             tmp = None
+        return len(document.pages)
     finally:
         if tmp is not None:
             try:

@@ -7,7 +7,9 @@ templates (render.word_result), as the JSON contract wants."""
 
 from __future__ import annotations
 
+import gc
 import json
+from contextlib import contextmanager
 from typing import Any
 
 from .engine import SUPPORTED_KINDS
@@ -17,6 +19,20 @@ from .engine.scenario import Scenario
 from .errors import DataError, FlamerError, Forbidden
 from .render import word_result
 
+
+
+@contextmanager
+def gc_paused():
+    """The cyclic garbage collector off meanwhile (restored after). Reading, resolving and writing a
+    large scenario makes millions of small acyclic objects; the collector would rescan the growing
+    heap again and again (measured: a 1,000-cell result's to_json 0.5 s without it, 1.7 s with it)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def result_json(scn, corpus, as_of: str | None = None) -> dict:
@@ -35,37 +51,42 @@ SUPPORTED = tuple(RUNNERS)
 
 
 # -------------------------------------------------------------- citations ----
+_ID_KEYS = frozenset({"rule", "ruling", "because", "interpretation", "target_rule"})
+_ID_LISTS = frozenset({"order_ties", "target_ties"})
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def _ids_in(obj, out: set) -> None:
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            if k in ("rule", "ruling", "because", "interpretation", "target_rule") and isinstance(v, str):
-                out.add(v)
-            elif k in ("order_ties", "target_ties") and isinstance(v, list):
-                out.update(x for x in v if isinstance(x, str))
-            else:
-                _ids_in(v, out)
-    elif isinstance(obj, list):
-        for v in obj:
-            _ids_in(v, out)
+    """Every cited id in a result: the str value of an id key, the str items of a tie list; dicts and
+    lists are walked (with a stack: a 1,000-cell result holds half a million values)."""
+    stack = [obj]
+    pop, push = stack.pop, stack.append
+    while stack:
+        obj = pop()
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                t = type(v)
+                if k in _ID_KEYS and isinstance(v, str):
+                    out.add(v)
+                elif k in _ID_LISTS and isinstance(v, list):
+                    out.update(x for x in v if isinstance(x, str))
+                elif t not in _LEAVES:
+                    push(v)
+        elif isinstance(obj, list):
+            for v in obj:
+                if type(v) not in _LEAVES:
+                    push(v)
 
 
 def refs(corpus, *objs) -> dict[str, dict]:
-    """Every clause / interpretation / ruling id cited in objs → what a template shows."""
+    """Every clause / interpretation / ruling id cited in objs → what a template shows (the templates
+    cite through the `clause_label` filter: number and title, a ruling by its date)."""
     ids: set[str] = set()
     for o in objs:
         _ids_in(o, ids)
-    out = {}
-    for i in sorted(ids):
-        if i in corpus.clauses:
-            out[i] = {"kind": "clause", "title": corpus.clauses[i]["title"]}
-        elif i in corpus.interpretations:
-            out[i] = {"kind": "interpretation", "title": corpus.interpretations[i]["title"]}
-        elif i in corpus.rulings:
-            r = corpus.rulings[i]
-            out[i] = {"kind": "ruling", "title": r["title"], "date": r["date"], "label": r["label"]}
-        else:
-            out[i] = {"kind": "unknown", "title": i}
-    return out
+    from .lookup import cite_ref
+
+    return {i: cite_ref(corpus, i) for i in sorted(ids)}
 
 
 # ------------------------------------------------------------ comparisons ----
@@ -187,7 +208,7 @@ def _try(scn: Scenario, corpus, **kw) -> tuple[dict | None, str | None]:
 _TURN_OUTCOME = {"move": ("valid", "positions", "encounters", "errors"),
                  "victory": ("secured", "vp_gain", "vp", "winner", "reasons"),
                  "field": ("slots", "active", "retired", "levels", "bonds", "errors"),
-                 "round": ("ended", "final")}
+                 "round": ("ended", "final"), "game": ("ended", "first_illegal", "final")}
 
 
 def compare_turn(scn, corpus, base: str, other: str) -> dict:
@@ -219,13 +240,76 @@ def compare_turn(scn, corpus, base: str, other: str) -> dict:
                            "differences": [d["path"] for d in diffs]} for r in between if r["id"] in cited and diffs]}
 
 
-def compare(scn, corpus, base: str, other: str) -> dict:
+class _Resolutions:
+    """The resolutions of one combat scenario under different rulings in force (dates, forced
+    rulings), the engine run once for each different course. The engine depends on the date only
+    through the rulings it consults (Engine.in_force), and records each: a resolution whose
+    consulted rulings all answer the same under other dates and overrides is, step by step, the
+    resolution there too (only `as_of` differs). So --compare resolves a scenario once when no
+    ruling it consults changes between the dates, and forcing the one ruling that does is the later
+    date's resolution again."""
+
+    def __init__(self, scn: Scenario, corpus, needs: bool = False):
+        self.scn, self.corpus, self.needs = scn, corpus, needs
+        self.done: list[tuple[str, dict | None, Any]] = []
+
+    def _failed(self, exc) -> str:
+        """The message of a run the rules or the file refuse; with `needs`, a stat the run needs but
+        nobody gave (stat-unknown) is raised instead (flamer fight asks for it and runs again)."""
+        if self.needs and is_need(exc):
+            raise exc
+        return exc.message
+
+    def _answer(self, rid: str, as_of: str, overrides: dict | None) -> bool:
+        if overrides and rid in overrides:
+            return overrides[rid]
+        r = self.corpus.rulings.get(rid)
+        return as_of >= (r["date"] if r else rid.split(".")[1])  # as Engine.in_force
+
+    def result(self, as_of: str, overrides: dict | None = None):
+        """The CombatResult at `as_of` with `overrides`; raises DataError / Forbidden as simulate does."""
+        from dataclasses import replace
+
+        for was, forced, res in self.done:
+            if all(self._answer(x, as_of, overrides) == self._answer(x, was, forced) for x in res.rulings_consulted):
+                return res if res.as_of == as_of else replace(res, as_of=as_of)
+        res = simulate(self.scn, self.corpus, as_of=as_of, overrides=overrides)
+        self.done.append((as_of, overrides, res))
+        return res
+
+    def worded(self, as_of: str) -> tuple[dict | None, str | None]:
+        """As _try: the result JSON with its words, or the error's message."""
+        try:
+            return word_result(self.result(as_of).to_json()), None
+        except (DataError, Forbidden) as exc:
+            return None, self._failed(exc)
+
+    def outcome(self, as_of: str, overrides: dict) -> tuple[dict | None, str | None]:
+        """As _outcome_run: the parts outcome() reads, or the error's message."""
+        try:
+            return _light(self.result(as_of, overrides)), None
+        except (DataError, Forbidden) as exc:
+            return None, self._failed(exc)
+
+
+def is_need(exc) -> bool:
+    """Is this error a stat the card data leaves unknown (미상) and the scenario does not give, needed
+    to decide (the engine's stat-unknown problems), and nothing else?"""
+    problems = getattr(exc, "problems", None)
+    return isinstance(exc, DataError) and bool(problems) and all(p.code == "stat-unknown" for p in problems)
+
+
+def compare(scn, corpus, base: str, other: str, needs: bool = False) -> dict:
     """Resolve at two dates; list the differences and the rulings that make them (any kind:
-    a combat by its outcome and each ruling forced alone, the other kinds by compare_turn)."""
+    a combat by its outcome and each ruling forced alone, the other kinds by compare_turn).
+
+    needs: raise the DataError of a stat needed but unknown (is_need) from any of the runs instead of
+    reporting it as that date's error (flamer fight asks for such values)."""
     if scn.kind != "combat":
         return compare_turn(scn, corpus, base, other)
-    a, ea = _try(scn, corpus, as_of=base)
-    b, eb = _try(scn, corpus, as_of=other)
+    runs = _Resolutions(scn, corpus, needs)
+    a, ea = runs.worded(base)
+    b, eb = runs.worded(other)
     lo, hi = sorted((base, other))
     between = [r for r in corpus.rulings.values() if lo < r["date"] <= hi]
     consulted = set((a or {}).get("rulings_consulted", [])) | set((b or {}).get("rulings_consulted", []))
@@ -236,7 +320,8 @@ def compare(scn, corpus, base: str, other: str) -> dict:
         for r in between:
             if r["id"] not in consulted:
                 continue
-            forced, err = _try(scn, corpus, as_of=early_date, overrides={r["id"]: True})
+            # only its outcome is compared: resolved without the events' JSON and words
+            forced, err = runs.outcome(early_date, {r["id"]: True})
             if forced is None:
                 by_ruling.append({"ruling": r["id"], "date": r["date"], "title": r["title"], "label": r["label"],
                                   "makes_invalid_or_valid": True, "differences": [], "error": err})
@@ -259,8 +344,12 @@ def compare(scn, corpus, base: str, other: str) -> dict:
             "by_ruling": by_ruling}
 
 
-#: Most combat orders --all-branches runs (each one resolves the whole scenario).
+#: Most combat orders --all-branches lists (past it: note ``capped``, with how many there were).
 MAX_BRANCH_ORDERS = 120
+#: Most events --all-branches resolves in all (its measure of work): an order that cannot share
+#: the resolution of an order it equals resolves the whole scenario again, and past this budget the
+#: remaining orders are not run (note ``capped``). A 1,000-cell scenario records ~30,000 events.
+MAX_BRANCH_EVENTS = 60_000
 
 
 def _cells_independent(scn: Scenario) -> bool:
@@ -286,30 +375,98 @@ def _branch_orders(scn: Scenario, corpus) -> tuple[list, str | None, int | None]
     return orders, None, None
 
 
+def order_classes(scn: Scenario, corpus, as_of: str | None, orders: list) -> list | None:
+    """For each order, the class of orders it provably shares its outcome with, or None when that
+    cannot be said. The orders are each encounter cell first, then the rest sorted (combat_orders).
+    Only the first combat matters: it hosts the whole stack (response.resolve.once); with no (전투)
+    card and no (전투) SP reaching another cell, the other combats are fought independently. A
+    first cell the stack does not touch (engine.combat.stack_cells) hosts it to the same board as
+    any other such cell: all those orders are one class (``""``); a touched first cell is its own."""
+    from .engine.combat import stack_cells
+    from .engine.scenario import cell_sort_key
+    from .engine.types import REMOTE_SP
+
+    if len(orders) < 2 or scn.battle_cards:
+        return None
+    remote = {c for c, _ in REMOTE_SP}
+    if any(p.card in remote for p in scn.pieces):
+        return None
+    if any(list(o[1:]) != sorted(o[1:], key=cell_sort_key) for o in orders):
+        return None  # not the shape combat_orders gives
+    touched = stack_cells(scn, corpus, as_of)
+    if touched is None:
+        return None
+    return [o[0] if o[0] in touched else "" for o in orders]
+
+
+def _budget_cut(res: dict | None) -> bool:
+    """Did the scenario's round budget (MAX_TOTAL_ROUNDS) stop a combat? Which cells it stops
+    depends on the order the cells are fought in, so such an outcome is not shared."""
+    return res is not None and any(u.get("reason") == "round-limit" and "total" in u for u in res["unresolved"])
+
+
+def _outcome_run(scn: Scenario, corpus, as_of: str | None, order=None, work: list | None = None,
+                 overrides: dict | None = None) -> tuple[dict | None, str | None]:
+    """One resolution (as _try): the parts outcome() reads (and as_of), not the events nor their words."""
+    try:
+        r = simulate(scn, corpus, as_of=as_of, combat_order=order or None, work=work, overrides=overrides)
+    except (DataError, Forbidden) as exc:
+        return None, exc.message
+    return _light(r), None
+
+
+def _light(r) -> dict:
+    """The parts of a CombatResult's JSON that outcome() reads (and as_of): no events, no words."""
+    from .engine.result import _thaw
+
+    return {"as_of": r.as_of, "cells": {c.cell: c.to_json() for c in r.cells},
+            "prisoners": {s: list(v) for s, v in r.prisoners.items()}, "fragments": list(r.fragments),
+            "removed": list(r.removed), "positions": dict(r.positions),
+            "unresolved": [_thaw(u) for u in r.unresolved]}
+
+
 def branches(scn: Scenario, corpus, as_of: str | None) -> dict:
     """Each combat order the attacker could choose → the distinct outcomes.
 
     Only orders that can differ are run: independent cells give one branch (note ``independent``);
-    past MAX_BRANCH_ORDERS orders the rest are not run (note ``capped``, with ``orders_total``)."""
+    orders of one class (order_classes) share one resolution; past MAX_BRANCH_ORDERS orders, or
+    once the orders run have recorded MAX_BRANCH_EVENTS events, the rest are not run (note
+    ``capped``, with ``orders_total``)."""
     fixed = scn.combat_order is not None
     if fixed:
         orders, note, total = [scn.combat_order], None, None
     else:
         orders, note, total = _branch_orders(scn, corpus)
-    groups: list[dict] = []
-    for order in orders:
-        res, err = _try(scn, corpus, as_of=as_of, combat_order=order or None)
-        key = json.dumps(outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
-        for g in groups:
-            if g["_key"] == key:
-                g["orders"].append(list(order))
-                break
-        else:
-            groups.append({"_key": key, "orders": [list(order)], "outcome": outcome(res) if res else None,
-                           "error": err, "as_of": res["as_of"] if res else as_of})
+    with gc_paused():
+        classes = order_classes(scn, corpus, as_of, orders) if not fixed else None
+        shared: dict = {}
+        work: list[int] = []
+        groups: list[dict] = []
+        tried = 0
+        for i, order in enumerate(orders):
+            cls = classes[i] if classes is not None else None
+            if cls is not None and cls in shared:
+                res, err = shared[cls]
+            else:
+                if work and sum(work) + work[-1] > MAX_BRANCH_EVENTS:
+                    break  # the next resolution would pass the budget
+                res, err = _outcome_run(scn, corpus, as_of, order, work)
+                if cls is not None and res is not None and not _budget_cut(res):
+                    shared[cls] = (res, err)
+            tried += 1
+            key = json.dumps(outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
+            for g in groups:
+                if g["_key"] == key:
+                    g["orders"].append(list(order))
+                    break
+            else:
+                groups.append({"_key": key, "orders": [list(order)], "outcome": outcome(res) if res else None,
+                               "error": err, "as_of": res["as_of"] if res else as_of})
+    if tried < len(orders):
+        note, total = "capped", total or len(orders)
     for g in groups:
         g.pop("_key")
-    out = {"kind": "branches", "file": scn.file, "fixed_by_file": fixed, "orders_tried": len(orders),
+    out = {"kind": "branches", "file": scn.file, "fixed_by_file": fixed, "orders_tried": tried,
            "distinct": len(groups), "branches": groups}
     if note:
         out["note"] = note
@@ -331,11 +488,17 @@ def _round_outcome(res: dict) -> dict:
                                   for u in res["unresolved"]})}
 
 
+def _round_events(res: dict) -> int:
+    """The events a round result records: its own and each turn's (the 전투턴's are most)."""
+    return len(res.get("events") or ()) + sum(len(t["result"].get("events") or ()) for t in res.get("turns") or ())
+
+
 def round_branches(scn, corpus, as_of: str | None) -> dict:
     """--all-branches for kind round: the orders of the round's 전투턴 (the board after its
     이동턴) → the distinct outcomes of the whole round. As in branches(): an order fixed by the
-    file gives one branch, independent cells one branch (note ``independent``), past
-    MAX_BRANCH_ORDERS the rest are not run (``capped``). A 전투턴 with fewer than two combat cells
+    file gives one branch, independent cells one branch (note ``independent``), orders of one class
+    share one resolution, past MAX_BRANCH_ORDERS orders or MAX_BRANCH_EVENTS events the rest are not
+    run (``capped``). A 전투턴 with fewer than two combat cells
     has no order to choose (note ``round-no-combat`` or ``round-one-cell``)."""
     from dataclasses import replace
 
@@ -356,30 +519,119 @@ def round_branches(scn, corpus, as_of: str | None) -> dict:
     else:
         orders, note, total = _branch_orders(cscn, corpus)
     groups: list[dict] = []
-    for order in orders:
-        try:
-            one = scn if fixed or not order else replace(scn, combat_order=tuple(order))
-            res, err = result_json(one, corpus, as_of), None
-        except (DataError, Forbidden) as exc:
-            res, err = None, exc.message
-        key = json.dumps(_round_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
-        for g in groups:
-            if g["_key"] == key:
-                g["orders"].append(list(order))
-                break
-        else:
-            groups.append({"_key": key, "orders": [list(order)], "outcome": res, "error": err,
-                           "as_of": res["as_of"] if res else as_of})
+    with gc_paused():
+        # the round after its 전투턴 is played from the board the combat left: orders that share a
+        # combat outcome (order_classes) share the whole round's
+        classes = (order_classes(cscn, corpus, as_of, orders)
+                   if note not in ("round-no-combat", "round-one-cell") and not fixed else None)
+        shared: dict = {}
+        work: list[int] = []
+        tried = 0
+        for i, order in enumerate(orders):
+            cls = classes[i] if classes is not None else None
+            if cls is not None and cls in shared:
+                res, err = shared[cls]
+            else:
+                if work and sum(work) + work[-1] > MAX_BRANCH_EVENTS:
+                    break  # the next resolution would pass the budget
+                try:
+                    one = scn if fixed or not order else replace(scn, combat_order=tuple(order))
+                    res, err = result_json(one, corpus, as_of), None
+                    work.append(_round_events(res))
+                except (DataError, Forbidden) as exc:
+                    res, err = None, exc.message
+                    # a refused round records no result to count: as much as the largest run so far
+                    work.append(max(work, default=MAX_BRANCH_EVENTS // 10))
+                if cls is not None and res is not None and not _budget_cut(res):
+                    shared[cls] = (res, err)
+            tried += 1
+            key = json.dumps(_round_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
+            for g in groups:
+                if g["_key"] == key:
+                    g["orders"].append(list(order))
+                    break
+            else:
+                groups.append({"_key": key, "orders": [list(order)], "outcome": res, "error": err,
+                               "as_of": res["as_of"] if res else as_of})
+    if tried < len(orders):
+        note, total = "capped", total or len(orders)
     for g in groups:
         g.pop("_key")
         if note in ("round-no-combat", "round-one-cell"):
             g["orders"] = []  # no order was chosen
-    out = {"kind": "branches", "file": scn.file, "fixed_by_file": fixed, "orders_tried": len(orders),
+    out = {"kind": "branches", "file": scn.file, "fixed_by_file": fixed, "orders_tried": tried,
            "distinct": len(groups), "branches": groups, "combat_cells": enc}
     if note:
         out["note"] = note
     if total is not None:
         out["orders_total"] = total
+    return out
+
+
+#: the most orders --all-branches replays a whole game for (each replay is the whole record)
+MAX_GAME_ORDERS = 24
+
+
+def _game_outcome(res: dict) -> dict:
+    """What counts as the outcome of a game record (the grouping key of game_branches): how it ended,
+    the end state (prisoners, fragments, removed as sets), the first refused play and the gaps."""
+    final = dict(res["final"])
+    final["prisoners"] = {s: sorted(v) for s, v in final["prisoners"].items()}
+    for k in ("fragments", "removed"):
+        final[k] = sorted(final.get(k) or [])
+    fi = res.get("first_illegal")
+    return {"ended": res["ended"], "final": final,
+            "first_illegal": fi and {k: fi.get(k) for k in ("round", "turn", "index", "reason")},
+            "unresolved": sorted({f"{u['reason']}@{u.get('round')}@{u.get('cell') or '-'}" for u in res["unresolved"]})}
+
+
+def game_branches(scn, corpus, as_of: str | None) -> dict:
+    """--all-branches for kind game: the first round whose 전투턴 fought two or more cells in an order
+    the file left open (no `combat_order` in that round); each order of those cells replays the whole
+    record (the other rounds as written) → the distinct outcomes of the game. At most
+    MAX_GAME_ORDERS orders are replayed (note ``capped``); a record with no such round has one
+    result (note ``game-no-choice``)."""
+    from dataclasses import replace
+    from itertools import islice, permutations
+    from math import factorial
+
+    base = result_json(scn, corpus, as_of)
+    choice = None
+    for entry, rscn in zip(base["rounds"], scn.rounds):
+        fought = next((t["result"] for t in entry["turns"] if t["turn"] == "combat"), None)
+        cells = list((fought or {}).get("cells") or {})
+        if len(cells) > 1 and rscn.combat_order is None:
+            choice = (entry["round"], cells)
+            break
+    if choice is None:
+        return {"kind": "branches", "file": scn.file, "fixed_by_file": False, "orders_tried": 1, "distinct": 1,
+                "branches": [{"orders": [], "outcome": base, "error": None, "as_of": base["as_of"]}],
+                "note": "game-no-choice"}
+    k, cells = choice
+    total = factorial(len(cells))
+    orders = list(islice(permutations(cells), MAX_GAME_ORDERS))
+    groups: list[dict] = []
+    with gc_paused():
+        for order in orders:
+            rounds = tuple(replace(r, combat_order=tuple(order)) if i == k - 1 else r for i, r in enumerate(scn.rounds))
+            try:
+                res, err = result_json(replace(scn, rounds=rounds), corpus, as_of), None
+            except (DataError, Forbidden) as exc:
+                res, err = None, exc.message
+            key = json.dumps(_game_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
+            for g in groups:
+                if g["_key"] == key:
+                    g["orders"].append(list(order))
+                    break
+            else:
+                groups.append({"_key": key, "orders": [list(order)], "outcome": res, "error": err,
+                               "as_of": res["as_of"] if res else as_of})
+    for g in groups:
+        g.pop("_key")
+    out = {"kind": "branches", "file": scn.file, "fixed_by_file": False, "orders_tried": len(orders),
+           "distinct": len(groups), "branches": groups, "combat_cells": cells, "round": k}
+    if len(orders) < total:
+        out["note"], out["orders_total"] = "capped", total
     return out
 
 

@@ -9,13 +9,14 @@ on stderr (and in the YAML's header comment) that there are more."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .engine.aliases import KIND_KO, kind_value
-from .errors import FlamerError, NotFound
+from .errors import DataError, FlamerError, NotFound, Problem
 
 #: the kinds `flamer scenario new` knows, canonical; a kind whose template file is missing is not offered
-NEW_KINDS = ("combat", "move", "victory", "field", "round")
+NEW_KINDS = ("combat", "move", "victory", "field", "round", "game")
 
 
 class UnknownKind(ValueError):
@@ -96,6 +97,8 @@ def example_scenario(corpus, example_id: str) -> dict:
 
 
 def _header(eid: str, title: str, index: int, count: int) -> str:
+    """The `#` comment lines on top of an example's scenario; the id and the title come from a data tree
+    and go through the `yaml_comment` filter (yamltext.comment_text): they can never end a comment."""
     from .render import render
 
     return render("scenario/example_header.txt.j2", id=eid, title=title, index=index, count=count)
@@ -106,7 +109,7 @@ def to_yaml(scenario: dict, header: str = "") -> str:
     as people write scenarios: pieces, moves, short maps and lists of cells on one line each."""
     import re
 
-    import yaml
+    from .yamlio import SafeDumper, comment_header, dump, needs_quotes
 
     cell = re.compile(r"^-?\d+,-?\d+$")
 
@@ -120,11 +123,12 @@ def to_yaml(scenario: dict, header: str = "") -> str:
             return all(scalar(x) for x in v)
         return isinstance(v, dict) and depth == 0 and len(v) <= 3 and all(flat(x, 1) for x in v.values())
 
-    class _Dumper(yaml.SafeDumper):
+    class _Dumper(SafeDumper):
         pass
 
     def _str(dumper, data):
-        style = "|" if "\n" in data else ('"' if cell.match(data) else None)  # cells "x,y" quoted
+        # text that a block or plain style would not carry back unchanged: double-quoted; cells "x,y" quoted
+        style = '"' if needs_quotes(data) or cell.match(data) else ("|" if "\n" in data else None)
         return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
     def _list(dumper, data):
@@ -140,8 +144,8 @@ def to_yaml(scenario: dict, header: str = "") -> str:
     _Dumper.add_representer(list, _list)
     _Dumper.add_representer(dict, _dict)
     doc = _plain(scenario)
-    body = yaml.dump(doc, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=110)
-    return header + body
+    body = dump(doc, _Dumper, width=110)
+    return comment_header(header) + body
 
 
 def _plain(obj):
@@ -165,9 +169,11 @@ def load_any(path: str | Path, corpus, display: str | None = None):
 
     if str(path) == "-":
         name = STDIN_NAME if display in (None, "-") else display
-        return parse_any(read_stdin(name), name, corpus)
-    name = display or str(path)
-    return parse_any(read_scenario(Path(path), name), name, corpus)
+        doc = read_stdin(name)
+    else:
+        name = display or str(path)
+        doc = read_scenario(Path(path), name)
+    return _in_writers_words(parse_any, doc, name, corpus)
 
 
 def load_scenario(path: str | Path, corpus, display: str | None = None):
@@ -176,4 +182,51 @@ def load_scenario(path: str | Path, corpus, display: str | None = None):
     from .yamlio import read_scenario
 
     name = display or str(path)
-    return parse(read_scenario(Path(path), name), name, corpus)
+    return _in_writers_words(parse, read_scenario(Path(path), name), name, corpus)
+
+
+def korean_keys(doc) -> bool:
+    """Whether a scenario is written with Korean keys (one Hangul key on its top level is enough)."""
+    return isinstance(doc, dict) and any(
+        isinstance(k, str) and any("\uac00" <= ch <= "\ud7a3" for ch in k) for k in doc)
+
+
+#: a canonical key → the Korean key a message names it by (the first alias of aliases.KEYS)
+def _korean_key_names() -> dict[str, str]:
+    from .engine.aliases import KEYS
+
+    out: dict[str, str] = {}
+    for table in KEYS.values():
+        for alias, canon in table.items():
+            if not alias.isascii():
+                out.setdefault(canon, alias)
+    return out
+
+
+_LISTED = re.compile(r"\b[a-z_]+\(([^/)]+)[^)]*\)")
+
+
+def _in_writers_words(parse, doc, name, corpus):
+    """Parse; the problems of a scenario written with Korean keys name the keys in Korean: a key the
+    file does not have (`[attacker]`: 필수 키 'attacker'(공격자)) is named `[공격자]`: 필수 키 '공격자', and the
+    lists of allowed keys give the Korean ones. The problems' codes and places do not change."""
+    try:
+        return parse(doc, name, corpus)
+    except DataError as exc:
+        if not korean_keys(doc) or type(exc) is not DataError:
+            raise
+        names = _korean_key_names()
+        out = []
+        for p in exc.problems:
+            key = p.key
+            if key:
+                head, dot, rest = key.partition(".")
+                key = names.get(head, head) + dot + rest
+            if p.code is not None:
+                params = dict(p.params, ko=True)
+                if isinstance(params.get("listing"), str):
+                    params["listing"] = _LISTED.sub(r"\1", params["listing"])
+                out.append(Problem(p.file, p.line, key, code=p.code, params=params))
+            else:
+                out.append(Problem(p.file, p.line, key, p.message, p.fix))
+        raise DataError(out) from None

@@ -36,6 +36,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+# the searchable entries and a card's text are the data's own (flamer_ref/entries.py); re-exported here
+from .entries import card_text, entries_of  # noqa: F401
 from .korean import (COLLOQUIAL, ENDINGS, STOPWORDS, VOWELS, chat_noise, choseong, ending_heads, ending_length, fix_shift,
                      is_choseong_query, is_ending, is_qwerty_candidate, is_question_word, is_syllable, jamo,
                      may_carry_ending, qwerty_to_jamo, strip_chat, strip_ending, strip_particle, syllable_count,
@@ -53,60 +55,6 @@ _CHO_CUTOFF = 85.0
 
 
 # ------------------------------------------------------------- building ----
-def card_text(card: dict) -> str:
-    """A card as one readable Korean paragraph (the `text` of a card result)."""
-    from .constants import FACTIONS
-
-    def val(v):
-        return "미상" if v is None else str(v)
-
-    parts = []
-    kind = "특수카드" if card["type"] == "special" else ("구조물 기물 카드" if card["structure"] else "기물 카드")
-    faction = FACTIONS.get(card["faction"], "진영 미상") if card["faction"] else "진영 미상"
-    head = f"{kind} · {faction} · 등급 {val(card['grade'])}"
-    if card["type"] == "piece":
-        head += f" · Lv {val(card['lv'])} · HP {val(card['hp'])} · ATK {val(card['atk'])} · cost {val(card['cost'])}"
-    elif card.get("timing"):
-        head += f" · ({card['timing']})"
-    parts.append(head + ".")
-    for ab in card["abilities"]:
-        tag = f"({ab['timing']}) " if ab["timing"] else ""
-        parts.append(f"{tag}{ab['name']}: {ab['text']}")
-    if card.get("notes"):
-        parts.append(card["notes"])
-    return " ".join(parts)
-
-
-def entries_of(corpus) -> list[tuple]:
-    """(id, kind, title, text, keys, body[, names]) for every searchable entry;
-    `keys` holds keywords, aliases and the id's words (the title is indexed
-    apart); `names`, for terms and cards, the other names the entry goes by."""
-    out = []
-    for c in corpus.clauses.values():
-        interp = " ".join(corpus.interpretations[i]["title"] + " " + corpus.interpretations[i]["text"]
-                          for i in c["interpretations"])
-        head = " ".join([*c["keywords"], c["id"].replace(".", " ").replace("-", " ")])
-        out.append((c["id"], "clause", c["title"], c["text"], head, c["text"] + " " + interp))
-    for r in corpus.rulings.values():
-        title = f"{r['date']} {r['label']} — {r['title']}"
-        body = " ".join(x for x in (r["summary"], r.get("supersedes") or "", r.get("earlier_rule") or "") if x)
-        out.append((r["id"], "ruling", title, r["summary"], f"판정 {r['label']} {r['status']}", body))
-    for f in corpus.faq.values():
-        out.append((f["id"], "faq", f["question"], f["answer"], " ".join(f["keywords"]), f["answer"]))
-    for e in corpus.examples.values():
-        text = " ".join([e["situation"], *e["steps"], e["result"]])
-        head = e.get("point") or ""
-        out.append((e["id"], "example", e["title"], text, head, text + " " + (e.get("reason") or "")))
-    for t in corpus.terms.values():
-        out.append((t["id"], "term", t["term"], t["definition"], " ".join(t["aliases"]), t["definition"],
-                    list(t["aliases"])))
-    for card in corpus.cards.values():
-        names = " ".join([*card["aliases"], *(a["name"] for a in card["abilities"])])
-        out.append((card["name"], "card", card["name"], card_text(card), names, card_text(card),
-                    list(card["aliases"])))
-    return out
-
-
 def asked_of(corpus) -> dict[str, str]:
     """Entry id → the everyday questions players ask about it (rules/phrasings.yaml), as one text; an
     interpretation's questions go to its clause (interpretations are found through their clause)."""
@@ -136,13 +84,29 @@ def _words(text: str) -> list[str]:
 def _table(vocab: dict[str, list[int]]) -> dict:
     """A vocabulary as parallel lists: sorted by (length, text) for fuzzy scans,
     plus a lexicographic view for exact and prefix look-ups."""
-    keys = sorted(vocab, key=lambda k: (len(k), k))
-    lex = sorted(range(len(keys)), key=lambda i: keys[i])
+    lex_keys = sorted(vocab)
+    keys = sorted(lex_keys, key=len)  # stable: by (length, text), with no tuple per key
+    pos = {k: i for i, k in enumerate(keys)}
     return {"keys": keys, "lens": [len(k) for k in keys], "post": [vocab[k] for k in keys],
-            "lex_keys": [keys[i] for i in lex], "lex_idx": lex}
+            "lex_keys": lex_keys, "lex_idx": [pos[k] for k in lex_keys]}
 
 
 def build_index(corpus) -> dict:
+    """The search index of a corpus (pack_index makes its cached form). The cyclic garbage collector
+    is paused meanwhile: the index is millions of small lists, none in a cycle, and the collector
+    rescanning them doubled the time on a 6 MB data file."""
+    import gc
+
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_index(corpus)
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _build_index(corpus) -> dict:
     entries = entries_of(corpus)
     singles: dict[str, list[int]] = {}
     pairs: dict[str, list[int]] = {}
@@ -151,10 +115,33 @@ def build_index(corpus) -> dict:
     raw_words: set[str] = set()
     flat_heads = []
 
-    def add(table, key, posting):
-        lst = table.setdefault(key, [])
-        if not lst or lst[-1] != posting:
-            lst.append(posting)
+    def add_all(table, keys, posting):
+        # postings only grow (entry by entry, field by field): a key already holding this posting got
+        # it from this very field, so each distinct key of the field gets it once
+        get = table.get
+        for key in dict.fromkeys(keys):
+            lst = get(key)
+            if lst is None:
+                table[key] = [posting]
+            else:
+                lst.append(posting)
+
+    # jamo and 초성 work letter by letter, so a pair's is its two words' joined: each word is
+    # decomposed once (a large data file repeats its words a million times)
+    jamo_of: dict[str, str] = {}
+    cho_of: dict[str, str] = {}
+
+    def jm(w: str) -> str:
+        j = jamo_of.get(w)
+        if j is None:
+            j = jamo_of[w] = jamo(w)
+        return j
+
+    def ch(w: str) -> str:
+        c = cho_of.get(w)
+        if c is None:
+            c = cho_of[w] = choseong(w)
+        return c
 
     lemmas: set[str] = set()
     names = []
@@ -168,21 +155,24 @@ def build_index(corpus) -> dict:
             if (fld == KEYS and _kind != "example") or (fld == TITLE and _kind in ("term", "card")):
                 lemmas.update(ws)  # keywords and names: words as a player says them, without particles
             posting = idx * 4 + fld
-            for w in ws:
-                add(singles, jamo(w), posting)
-                c = choseong(w)
-                if len(c) >= 2 and fld != ASKED:
-                    add(cho_singles, c, posting)
+            js = [jamo_of.get(w) or jm(w) for w in ws]
+            add_all(singles, js, posting)
             if fld == ASKED:
                 continue  # players' questions: words only (no 초성, no pairs — those name the rules' own words)
-            for a, b in zip(ws, ws[1:]):
-                add(pairs, jamo(a + b), posting)
-                bare = strip_particle(a) if fld in (TITLE, KEYS) else None
-                if bare and bare != a and len(bare) >= 2:
-                    add(pairs, jamo(bare + b), posting)  # 구조물은 조각 is also 구조물 조각
-                c = choseong(a + b)
-                if len(c) >= 2:
-                    add(cho_pairs, c, posting)
+            cs = [cho_of[w] if w in cho_of else ch(w) for w in ws]
+            add_all(cho_singles, [c for c in cs if len(c) >= 2], posting)
+            if len(ws) < 2:
+                continue
+            keys = []
+            for i in range(len(ws) - 1):
+                keys.append(js[i] + js[i + 1])
+                if fld in (TITLE, KEYS):
+                    a = ws[i]
+                    bare = strip_particle(a)
+                    if bare and bare != a and len(bare) >= 2:
+                        keys.append(jm(bare) + js[i + 1])  # 구조물은 조각 is also 구조물 조각
+            add_all(pairs, keys, posting)
+            add_all(cho_pairs, [c for c in (cs[i] + cs[i + 1] for i in range(len(cs) - 1)) if len(c) >= 2], posting)
         flat_heads.append(jamo("".join(_words(title + " " + head))))
         names.append("\x1f".join(sorted(_name_forms(title, *(other[0] if other else ())))))
     return {
@@ -191,11 +181,14 @@ def build_index(corpus) -> dict:
         "jamo_pairs": _table(pairs),
         "cho": _table(cho_singles),
         "cho_pairs": _table(cho_pairs),
-        "raw_words": sorted(jamo(w) for w in raw_words),
-        "lemmas": sorted(jamo(w) for w in lemmas),
+        "raw_words": sorted(jm(w) for w in raw_words),
+        "lemmas": sorted(jm(w) for w in lemmas),
         "heads": flat_heads,
         "names": names,
         "ruling_dates": {r["id"]: r["date"] for r in corpus.rulings.values()},
+        # rule numbers → the clause (an interpretation's number → its clause): a number typed is its clause
+        "numbers": {**{c["number"]: cid for cid, c in corpus.clauses.items() if c.get("number")},
+                    **{it["number"]: it["clause"] for it in corpus.interpretations.values() if it.get("number")}},
         "synonyms": synonyms,
         "everyday": _everyday_table(synonyms),
     }
@@ -362,7 +355,24 @@ def unpack_index(packed: dict) -> dict:
 # ------------------------------------------------------------- querying ----
 def _fuzzy(token: str, table: dict, cutoff: float) -> list[tuple[int, float]]:
     """(vocabulary index, score) for vocabulary words close to the token."""
-    from rapidfuzz import fuzz, process
+    memo = dict.get(table, "_fuzzy")  # a page asks again for the words typed so far, keystroke by keystroke
+    if memo is None:
+        memo = table["_fuzzy"] = {}
+    got = memo.get((token, cutoff))
+    if got is not None:
+        return list(got)
+    hits = _fuzzy_scan(token, table, cutoff)
+    if len(memo) < 4096:
+        memo[(token, cutoff)] = tuple(hits)
+    return hits
+
+
+def _fuzzy_scan(token: str, table: dict, cutoff: float) -> list[tuple[int, float]]:
+    from rapidfuzz import process
+
+    from .fastfuzz import scorers
+
+    ratio, partial_ratio = scorers()
 
     keys, lens = table["keys"], table["lens"]
     n = len(token)
@@ -372,8 +382,18 @@ def _fuzzy(token: str, table: dict, cutoff: float) -> list[tuple[int, float]]:
     # particle)? Found whole it is a little weaker than the word itself; found
     # with a jamo off (써야 in 있어야) it is weaker still
     one_syllable = syllable_count(token) <= 1
-    for _, score, i in process.extract(token, keys[split:], scorer=fuzz.partial_ratio,
+    # only a word that holds the token whole (partial_ratio 100), or, for a long token, its first two
+    # jamo, can give a hit below: the others are not scored at all (the words kept come in the same
+    # order, so extract ranks them as it ranked them among all: the same hits, far fewer pairs scored
+    # where rapidfuzz is pure Python)
+    if n >= 9:
+        head = token[:2]
+        near = [k for k in _reachable(token, table, split, len(keys), cutoff) if head in keys[k]]
+    else:
+        near = [k for k in range(split, len(keys)) if token in keys[k]]
+    for _, score, j in process.extract(token, [keys[k] for k in near], scorer=partial_ratio,
                                        score_cutoff=cutoff, limit=None):
+        i = near[j] - split
         key = keys[split + i]
         share = n / lens[split + i]
         at = key.find(token)
@@ -387,13 +407,93 @@ def _fuzzy(token: str, table: dict, cutoff: float) -> list[tuple[int, float]]:
     # words about as long, or a jamo or two longer (아면 → 앞면): edit distance
     lo, hi = bisect_left(lens, max(1, int(n * 0.6))), bisect_left(lens, n + 3)
     if lo < hi:
-        for _, score, i in process.extract(token, keys[lo:hi], scorer=fuzz.ratio,
+        # a typo keeps the first sound (업스면 ~ 없으면; 데로는 is not 확보는): the other words are not
+        # scored (as above: the same hits in the same order)
+        first = token[:1]
+        near = [k for k in _reachable(token, table, lo, hi, cutoff) if keys[k][:1] == first]
+        for _, score, j in process.extract(token, [keys[k] for k in near], scorer=ratio,
                                            score_cutoff=cutoff, limit=None):
-            if keys[lo + i][:1] != token[:1]:
-                continue  # a typo keeps the first sound (업스면 ~ 없으면; 데로는 is not 확보는)
+            i = near[j] - lo
             # a longer word (라운드에 for 라운등) a little weaker than as long a one (라운드)
             hits.append((lo + i, score * (0.9 + 0.1 * n / lens[lo + i]) if lens[lo + i] > n else score))
     return hits
+
+
+def _reachable(token: str, table: dict, lo: int, hi: int, cutoff: float) -> list[int]:
+    """The indices in [lo, hi) of the table's words (sorted by length) that may score `cutoff` or more
+    against the token with fuzz.ratio or fuzz.partial_ratio, in order; the others cannot. Both scores are
+    200·LCS/(a+b) over the token and the word (or a window of it), which is at most 200·I/(m+I): I counts
+    the token's jamo that the word has too (each at most as often as the word has it), an upper bound of
+    the LCS, and m is the shorter of the two lengths. process.extract over the words kept gives the very
+    list it gives over all of them (ties stay in order), without scoring the rest: in the browser, where
+    rapidfuzz runs as pure Python, a query with a misspelt word scored some 100,000 pairs. I is counted
+    for all words at once, on bitsets (bit i: word i) added bit-sliced."""
+    if lo >= hi:
+        return []
+    bits = _char_bits(table)
+    counts: dict[str, int] = {}
+    for ch in token:
+        counts[ch] = counts.get(ch, 0) + 1
+    planes: list[int] = []  # the counters' bits, lowest first
+    for ch, k in counts.items():
+        levels = bits.get(ch, ())
+        for j in range(min(k, len(levels))):  # words with the jamo at least j+1 times
+            carry = levels[j]
+            for p in range(len(planes)):
+                planes[p], carry = planes[p] ^ carry, planes[p] & carry
+                if not carry:
+                    break
+            if carry:
+                planes.append(carry)
+
+    def at_least(want: int) -> int:  # the words whose I is `want` or more
+        if want <= 0:
+            return -1
+        if want >> len(planes):
+            return 0
+        ge, eq = 0, -1  # counters above `want` so far; equal so far (all bits set)
+        for p in range(len(planes) - 1, -1, -1):
+            if (want >> p) & 1:
+                eq &= planes[p]
+            else:
+                ge |= eq & planes[p]
+                eq &= ~planes[p]
+        return ge | eq
+
+    lens, n = table["lens"], len(token)
+    found, a = 0, lo
+    while a < hi:  # one length at a time: its own m, its own bound
+        size = lens[a]
+        b = min(bisect_left(lens, size + 1, a, hi), hi)
+        want = -int(-(cutoff * min(n, size) / (200.0 - cutoff) - 1e-9) // 1)  # the least whole I that may do
+        found |= at_least(want) & (((1 << b) - 1) ^ ((1 << a) - 1))
+        a = b
+    out = []
+    while found:
+        low = found & -found
+        out.append(low.bit_length() - 1)
+        found ^= low
+    return out
+
+
+def _char_bits(table: dict) -> dict[str, list[int]]:
+    """jamo → [bitset of the table's words that have it at least once, at least twice, …] (made once)."""
+    got = dict.get(table, "_chars")
+    if got is None:
+        keys = table["keys"]
+        size = (len(keys) + 7) // 8
+        maps: dict[str, list[bytearray]] = {}
+        for i, key in enumerate(keys):
+            seen: dict[str, int] = {}
+            for ch in key:
+                seen[ch] = c = seen.get(ch, 0) + 1
+                levels = maps.setdefault(ch, [])
+                if len(levels) < c:
+                    levels.append(bytearray(size))
+                levels[c - 1][i >> 3] |= 1 << (i & 7)
+        got = {ch: [int.from_bytes(b, "little") for b in levels] for ch, levels in maps.items()}
+        table["_chars"] = got
+    return got
 
 
 def _prefixed(token: str, table: dict) -> list[tuple[int, float]]:
@@ -840,21 +940,30 @@ def _synonyms_for(tokens: list[str], index: dict) -> list[list[tuple[str, str, f
         j, nouns, verbs = forms_of[i]
         if out[i] or is_question_word(tok) or j in raw or strip_ending(j, raw) or syllable_count(j) < 2:
             continue
-        from rapidfuzz import fuzz, process
+        from rapidfuzz import process
 
-        long_keys = [k for k in keys if syllable_count(k) >= 2]
+        from .fastfuzz import scorers
+
+        long_table = dict.get(index, "_syn_long")
+        if long_table is None:  # the everyday words of two syllables or more, by length (a set has no order)
+            long_keys = sorted((k for k in keys if syllable_count(k) >= 2), key=lambda k: (len(k), k))
+            long_table = index["_syn_long"] = {"keys": long_keys, "lens": [len(k) for k in long_keys]}
+        long_keys = long_table["keys"]
         bare = strip_particle(tok)
         cands = {j, *([jamo(bare)] if bare else []), *(s for s in verb_stems(j) if syllable_count(s) >= 2)}
         found = {}
         for c in cands:
-            for key, sc, _ in process.extract(c, long_keys, scorer=fuzz.ratio, score_cutoff=_SYN_FUZZY, limit=3):
+            near = [long_keys[k] for k in _reachable(c, long_table, 0, len(long_keys), _SYN_FUZZY)]
+            for key, sc, _ in process.extract(c, near, scorer=scorers()[0], score_cutoff=_SYN_FUZZY, limit=3):
                 if key[0] != c[0] or abs(len(key) - len(c)) > 2:
                     continue  # a typo keeps the first sound and about the length (드러와 ~ 들어오)
                 is_verb = any(p == "verb" for *_, p in table[key])
                 if (is_verb and c == j and c != key) or (not is_verb and c != j and (not bare or c != jamo(bare))):
                     continue  # a stem is a verb's, the word as typed a noun's
                 found[key] = max(found.get(key, 0.0), sc)
-        for key in sorted(found, key=lambda k: -found[k])[:1]:
+        # the best; among equals the first in order (the candidates come from a set: their order would
+        # otherwise depend on the process's string hashing, and so would the answer)
+        for key in sorted(found, key=lambda k: (-found[k], k))[:1]:
             add(i, key, "synonym+fuzzy")
     return out
 
@@ -927,27 +1036,89 @@ def _compose(j: str) -> str:
     return "".join(out)
 
 
+def _renewed(index: dict, call):
+    """call() over an index read from the cache, whose UTF-8 parts (titles, texts, table keys) are
+    decoded when a query first needs them: bytes there that do not decode mean a damaged cache file,
+    never a crash. The index is rebuilt in place (searchindex._renew_index, set as "_renew" by
+    searchindex.load_index) and the call made again, once."""
+    try:
+        return call()
+    except UnicodeDecodeError:
+        renew = dict.get(index, "_renew")
+        if renew is None:  # not from a cache, or already rebuilt: a real error
+            raise
+        renew()
+        return call()
+
+
 def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
            as_of: str | None = None, details: bool = False) -> list[dict]:
-    """Rank every entry for the query; `index` comes from corpus.load_index().
+    """Rank every entry for the query; `index` comes from searchindex.load_index().
     With `details`, each result also says which everyday word matched which
     rulebook term (`matched_via`) and, per query word, how it matched (`explain`)."""
-    ids, kinds = index["ids"], index["kinds"]
-    q = query.strip()
-    exact = {eid: i for i, eid in enumerate(ids)}
+    return _renewed(index, lambda: _search(index, query, kind=kind, limit=limit, as_of=as_of, details=details))
+
+
+def _search(index: dict, query: str, *, kind: str | None, limit: int, as_of: str | None,
+            details: bool) -> list[dict]:
+    """The steps of a search, in order: read the query (a rule number names its clause), cut it into
+    words and say which are question words; match each word against the vocabulary (and the thesaurus,
+    the players' questions); credit words that make one word of the rules together; weigh each word by
+    its rarity; score every entry (words and likeness); steer by the kinds and intents the query shows;
+    rank (an entry named by the query first); report the leading entries."""
+    q, only = _read_number(query, index)
     tokens = _split_run_together(_query_words(q, index["_raw_set"]), index)
     tokens = [t for i, t in enumerate(tokens) if not i or t != tokens[i - 1]]  # 따로따로, 계속 계속: once
+    exact = {eid: i for i, eid in enumerate(index["ids"])}
     if not tokens and q not in exact:
         return []
-    excluded = set()
-    if as_of:
-        excluded = {rid for rid, date in index["ruling_dates"].items() if date > as_of}
-
-    raw = index["_raw_set"]
     if dict.get(index["jamo"], "_lemmas") is None:
         index["jamo"]["_lemmas"] = _lemma_set(index)
-    looked = [_variants(tok, index) for tok in tokens]
-    all_variants = [v for v, _ in looked]
+    m = _Matches(index, q, tokens)
+    _match_words(index, m)
+    _credit_synonym_compounds(index, m)
+    _credit_joined_words(index, m)
+    _weigh_by_rarity(index, m)
+    results, sim, share = _score_entries(index, q, m)
+    results, defq = _steer(index, q, m, results)
+    ranked = _rank(index, m, results, exact.get(q, -1), kind, as_of, defq)
+    return _report(index, ranked, m, sim, share, only, limit, details)
+
+
+def _read_number(query: str, index: dict) -> tuple[str, str | None]:
+    """The query, and the clause a rule number (6.26, 해석 6.14-1) names alone (else None)."""
+    q = query.strip()
+    numbers = index.get("numbers") or {}
+    typed = "".join(q.split()).removeprefix("해석").rstrip(".")
+    if typed in numbers:
+        return numbers[typed], numbers[typed]
+    return q, None
+
+
+class _Matches:
+    """What each query word matches, filled in by the steps of _search: per word its forms
+    (`looked`, `all_variants`), whether it is a question word (`stops`), its thesaurus entries (`syns`),
+    its weight, the corpus word a misspelt word stands for (`corrected`), and the best score per entry
+    (`per_token`: all fields, title and keywords) with where it came from (`sources`)."""
+
+    def __init__(self, index: dict, q: str, tokens: list[str]):
+        self.tokens = tokens
+        self.looked = [_variants(tok, index) for tok in tokens]
+        self.all_variants = [v for v, _ in self.looked]
+        self.stops, self.forced = _question_words(q, tokens)
+        self.syns = _synonyms_for(tokens, index)
+        self.weights: list[float] = []
+        self.corrected: list[str] = []
+        self.per_token: list[tuple[dict, dict]] = []
+        self.unknown: list[bool] = []  # a word neither the rules nor the thesaurus know (a typo to correct)
+        self.sources: list[dict] = []
+        self.modes = [v[0][0] for v in self.all_variants]
+        self.surface = [_surface(t, v) for t, v in zip(tokens, self.all_variants)]
+
+
+def _question_words(q: str, tokens: list[str]) -> tuple[list[bool], list[bool]]:
+    """Which words only ask (어떻게, 왜, 언제, a date …: they count for nothing unless the query has nothing
+    else), and which of them are forced so by their neighbours."""
     dates = _dates_in(q)
     date_words = {str(x) for md in dates for x in md}
     stops = [is_question_word(tok) or tok in _WHY or _is_when(tok) or tok in date_words for tok in tokens]
@@ -959,84 +1130,105 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     stops = [s or f for s, f in zip(stops, forced)]
     if all(stops):
         stops = [False] * len(tokens)
-    syns = _synonyms_for(tokens, index)
-    weights = []
-    corrected: list[str] = []
-    per_token: list[tuple[dict, dict]] = []
-    unknown: list[bool] = []  # a word neither the rules nor the thesaurus know (a typo to correct)
-    sources: list[dict] = []
-    for tok, (variants, tok_weight), stop, syn in zip(tokens, looked, stops, syns):
+    return stops, forced
+
+
+def _match_words(index: dict, m: _Matches) -> None:
+    """Each word against the vocabulary: its forms (exact, prefix, fuzzy, 초성, a verb's stem), the
+    thesaurus's terms for it, and the players' everyday questions."""
+    for tok, (variants, tok_weight), stop, syn in zip(m.tokens, m.looked, m.stops, m.syns):
         best: dict[int, float] = {}
         best_title: dict[int, float] = {}
         src: dict = {}
         if stop and syn and not _is_when(tok) and not all(s[3] == "synonym+fuzzy" for s in syn) \
-                and not forced[len(weights)]:
+                and not m.forced[len(m.weights)]:
             stop = False  # 어디: a question word the thesaurus gives a meaning to
-        weights.append(tok_weight ** _LEN_POWER * (_STOP_WEIGHT if stop else 1.0))
-        kind_of = _KIND_WORDS.get(tok.lower()) or _KIND_WORDS.get(strip_particle(tok) or "")
-        if kind_of and not stop:
-            # 예시, 판정, 용어 …: the word names a kind of entry, which it then matches
-            for e, k in enumerate(kinds):
-                if k == kind_of:
-                    best[e] = best_title[e] = 100.0
-                    src[e] = ("kind", jamo(tok), TITLE)
-        # a word the corpus does not know but the thesaurus does (때려, 드러와) is not
-        # hunted for typos among the rules' words: the thesaurus says what it means
-        known = variants[0][0] == "cho" or any(f in raw for _, f in variants) or bool(strip_ending(jamo(tok), raw))
-        fuzzy_ok = known or not syn or all(x[3] == "synonym+fuzzy" for x in syn)
-        unknown.append(not known and not syn)
-        if syn and not known and weights[-1]:
-            # a word the rules never use weighs what its thesaurus entry says it means (가다 → 이동: 0.3)
-            # and as long as the thesaurus word, not the endings typed on it (정해짐 → 정해지)
-            base = max(len(jamo(w[:-1] if w.endswith("다") and " " not in w else "".join(w.split())))
-                       for w, *_ in syn)
-            weights[-1] = min(weights[-1], float(max(base, 2))) * max(w for _, _, w, _ in syn)
-        fixed = (0.0, variants[0][1])  # the word of the corpus a misspelt word stands for
-        for nth, (mode, form) in enumerate(variants if weights[-1] else ()):
-            if nth and fixed[0] >= 90.0 and form not in raw and mode != "stem":
-                continue  # no typo hunt for a further form (the letters of wjdckr) once one matched well
-            if mode == "cho":
-                hits = [(t, vi, sc, "choseong") for t, vi, sc, _ in
-                        _lookup(form, index["cho"], index["cho_pairs"], _CHO_CUTOFF, True)]
-            elif mode == "stem":
-                tbl = index["jamo"]
-                hits = [(tbl, vi, sc * _STEM_SCALE, "lemma") for vi, sc in _prefixed(form, tbl)
-                        if tbl["keys"][vi][len(form):] in _VERB_TAILS or is_ending(tbl["keys"][vi][len(form):])]
-            else:
-                # one jamo wrong in a one-syllable word (텬 → 턴) scores 66.7
-                hits = _lookup(form, index["jamo"], lambda: index["jamo_pairs"], 66.0 if len(form) == 3 else _JAMO_CUTOFF,
-                               fuzzy=fuzzy_ok)
-                if form != jamo(tok):
-                    hits = [(t, vi, sc, "lemma" if how in ("exact", "prefix") else how) for t, vi, sc, how in hits]
-                for table, vi, sc, _ in hits:
-                    # the correction is a word of the rules (a players' question may carry the same typo)
-                    if sc > fixed[0] and table is index["jamo"] and table["keys"][vi] in raw:
-                        fixed = (sc, table["keys"][vi])
-            _credit(hits, best, best_title, src)
-        if weights[-1]:
-            for word, term, weight, how in syn:
-                form = jamo("".join(_words(term)))
-                table = index["jamo"] if len(_words(term)) == 1 else index["jamo_pairs"]
-                scale = _SYN_SCALE * (0.7 + 0.3 * weight)  # a loose synonym (weight 0.6) still counts
-                hits = [(table, vi, sc * scale) for vi, sc in _prefixed(form, table)]
-                _credit(hits, best, best_title, src, (how, form, word, term))
-            for word, term, weight, how in syn:
-                if word.endswith("다") and how.startswith("synonym") and " " not in word:
-                    # the verb itself may be in the rules in another form (들어가먄 → 들어가다: 들어가면)
-                    for _, stem in _stem_forms(jamo(word[:-1]) + "ㄷㅏ", index, set()):
-                        _credit([(index["jamo"], vi, sc * _STEM_SCALE, "synonym")
-                                 for vi, sc in _prefixed(stem, index["jamo"])
-                                 if is_ending(index["jamo"]["keys"][vi][len(stem):])
-                                 or index["jamo"]["keys"][vi][len(stem):] in _VERB_TAILS],
-                                best, best_title, src, ("synonym", stem, word, word))
-        if weights[-1] and not stop:
+        m.weights.append(tok_weight ** _LEN_POWER * (_STOP_WEIGHT if stop else 1.0))
+        _credit_kind_word(index, tok, stop, best, best_title, src)
+        fixed = _match_forms(index, m, tok, variants, syn, best, best_title, src)
+        if m.weights[-1]:
+            _credit_synonyms(index, syn, best, best_title, src)
+        if m.weights[-1] and not stop:
             _credit_asked_everyday(variants, index, best, src)
-        per_token.append((best, best_title))
-        sources.append(src)
-        corrected.append(fixed[1])
+        m.per_token.append((best, best_title))
+        m.sources.append(src)
+        m.corrected.append(fixed)
 
-    # a synonym's term and the next word may make one word of the rules
-    # (뽑는 턴 → 생산턴, 싸움 턴 → 전투턴): credited to both words
+
+def _credit_kind_word(index: dict, tok: str, stop: bool, best: dict, best_title: dict, src: dict) -> None:
+    """예시, 판정, 용어 …: the word names a kind of entry, which it then matches."""
+    kind_of = _KIND_WORDS.get(tok.lower()) or _KIND_WORDS.get(strip_particle(tok) or "")
+    if kind_of and not stop:
+        for e, k in enumerate(index["kinds"]):
+            if k == kind_of:
+                best[e] = best_title[e] = 100.0
+                src[e] = ("kind", jamo(tok), TITLE)
+
+
+def _match_forms(index: dict, m: _Matches, tok: str, variants, syn, best: dict, best_title: dict, src: dict) -> str:
+    """The word's forms against the vocabulary; returns the word of the corpus a misspelt word stands for.
+    (Sets the word's `unknown` flag and, for a word only the thesaurus knows, its weight.)"""
+    raw = index["_raw_set"]
+    # a word the corpus does not know but the thesaurus does (때려, 드러와) is not
+    # hunted for typos among the rules' words: the thesaurus says what it means
+    known = variants[0][0] == "cho" or any(f in raw for _, f in variants) or bool(strip_ending(jamo(tok), raw))
+    fuzzy_ok = known or not syn or all(x[3] == "synonym+fuzzy" for x in syn)
+    m.unknown.append(not known and not syn)
+    if syn and not known and m.weights[-1]:
+        # a word the rules never use weighs what its thesaurus entry says it means (가다 → 이동: 0.3)
+        # and as long as the thesaurus word, not the endings typed on it (정해짐 → 정해지)
+        base = max(len(jamo(w[:-1] if w.endswith("다") and " " not in w else "".join(w.split())))
+                   for w, *_ in syn)
+        m.weights[-1] = min(m.weights[-1], float(max(base, 2))) * max(w for _, _, w, _ in syn)
+    fixed = (0.0, variants[0][1])  # the word of the corpus a misspelt word stands for
+    for nth, (mode, form) in enumerate(variants if m.weights[-1] else ()):
+        if nth and fixed[0] >= 90.0 and form not in raw and mode != "stem":
+            continue  # no typo hunt for a further form (the letters of wjdckr) once one matched well
+        if mode == "cho":
+            hits = [(t, vi, sc, "choseong") for t, vi, sc, _ in
+                    _lookup(form, index["cho"], index["cho_pairs"], _CHO_CUTOFF, True)]
+        elif mode == "stem":
+            tbl = index["jamo"]
+            hits = [(tbl, vi, sc * _STEM_SCALE, "lemma") for vi, sc in _prefixed(form, tbl)
+                    if tbl["keys"][vi][len(form):] in _VERB_TAILS or is_ending(tbl["keys"][vi][len(form):])]
+        else:
+            # one jamo wrong in a one-syllable word (텬 → 턴) scores 66.7
+            hits = _lookup(form, index["jamo"], lambda: index["jamo_pairs"], 66.0 if len(form) == 3 else _JAMO_CUTOFF,
+                           fuzzy=fuzzy_ok)
+            if form != jamo(tok):
+                hits = [(t, vi, sc, "lemma" if how in ("exact", "prefix") else how) for t, vi, sc, how in hits]
+            for table, vi, sc, _ in hits:
+                # the correction is a word of the rules (a players' question may carry the same typo)
+                if sc > fixed[0] and table is index["jamo"] and table["keys"][vi] in raw:
+                    fixed = (sc, table["keys"][vi])
+        _credit(hits, best, best_title, src)
+    return fixed[1]
+
+
+def _credit_synonyms(index: dict, syn, best: dict, best_title: dict, src: dict) -> None:
+    """The rulebook terms the thesaurus gives for the word, and a verb's other forms in the rules."""
+    for word, term, weight, how in syn:
+        form = jamo("".join(_words(term)))
+        table = index["jamo"] if len(_words(term)) == 1 else index["jamo_pairs"]
+        scale = _SYN_SCALE * (0.7 + 0.3 * weight)  # a loose synonym (weight 0.6) still counts
+        hits = [(table, vi, sc * scale) for vi, sc in _prefixed(form, table)]
+        _credit(hits, best, best_title, src, (how, form, word, term))
+    for word, term, weight, how in syn:
+        if word.endswith("다") and how.startswith("synonym") and " " not in word:
+            # the verb itself may be in the rules in another form (들어가먄 → 들어가다: 들어가면)
+            for _, stem in _stem_forms(jamo(word[:-1]) + "ㄷㅏ", index, set()):
+                _credit([(index["jamo"], vi, sc * _STEM_SCALE, "synonym")
+                         for vi, sc in _prefixed(stem, index["jamo"])
+                         if is_ending(index["jamo"]["keys"][vi][len(stem):])
+                         or index["jamo"]["keys"][vi][len(stem):] in _VERB_TAILS],
+                        best, best_title, src, ("synonym", stem, word, word))
+
+
+def _credit_synonym_compounds(index: dict, m: _Matches) -> None:
+    """A synonym's term and the next word may make one word of the rules (뽑는 턴 → 생산턴, 싸움 턴 →
+    전투턴): credited to both words."""
+    raw = index["_raw_set"]
+    tokens, syns, weights, per_token, sources = m.tokens, m.syns, m.weights, m.per_token, m.sources
     for t in range(len(tokens) - 1):
         if not syns[t] or not weights[t]:
             continue
@@ -1051,11 +1243,11 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
                 for u in (t, t + 1):
                     _credit(hits, per_token[u][0], per_token[u][1], sources[u], (how, form, word, _compose(form)))
 
-    # words typed apart that are one word of the corpus (잠입 건설, 피의 장막,
-    # 대응 턴): the joined form's exact or prefix matches count for each of them
-    n = len(tokens)
-    modes = [v[0][0] for v in all_variants]
-    surface = [_surface(t, v) for t, v in zip(tokens, all_variants)]
+
+def _credit_joined_words(index: dict, m: _Matches) -> None:
+    """Words typed apart that are one word of the corpus (잠입 건설, 피의 장막, 대응 턴): the joined form's
+    exact or prefix matches count for each of them."""
+    n, modes, surface, all_variants = len(m.tokens), m.modes, m.surface, m.all_variants
     for i in range(n - 1):
         for k in range(i + 2, min(n, i + _MAX_JOIN) + 1):
             if modes[k - 1] != modes[i]:
@@ -1071,38 +1263,43 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
             for form in forms:
                 _credit([(table, vi, sc, "joined") for vi, sc in _prefixed(form, table)], jbest, jtitle, jsrc)
             for t in range(i, k):
-                best, best_title = per_token[t]
+                best, best_title = m.per_token[t]
                 for e, sc in jbest.items():
                     if sc > best.get(e, 0.0):
                         best[e] = sc
-                        sources[t][e] = jsrc[e]
+                        m.sources[t][e] = jsrc[e]
                 for e, sc in jtitle.items():
                     if sc > best_title.get(e, 0.0):
                         best_title[e] = sc
 
-    # rare, specific words weigh more than common ones (BM25's idf): a word that
-    # matches well in most entries (카드, 기물) says less than one that matches few
-    total = max(len(ids), 1)
+
+def _weigh_by_rarity(index: dict, m: _Matches) -> None:
+    """Rare, specific words weigh more than common ones (BM25's idf): a word that matches well in most
+    entries (카드, 기물) says less than one that matches few."""
+    total = max(len(index["ids"]), 1)
     idf_max = _idf(0, total)
-    for t, (best, _) in enumerate(per_token):
-        if weights[t]:
+    for t, (best, _) in enumerate(m.per_token):
+        if m.weights[t]:
             # a misspelt word corrected (반걱 → 반격: 83) matches as well as it can: 'well' is near its best
-            top = max(best.values(), default=0.0) if unknown[t] else 100.0
+            top = max(best.values(), default=0.0) if m.unknown[t] else 100.0
             df = sum(1 for sc in best.values() if sc >= (85.0 if top >= 90.0 or top < 75.0 else top - 5.0))
             # a word that matches no entry well (얼마, a word the rules never use) is noise
-            weights[t] *= max(_idf(df, total) / idf_max, _IDF_FLOOR) if df else _IDF_FLOOR
+            m.weights[t] *= max(_idf(df, total) / idf_max, _IDF_FLOOR) if df else _IDF_FLOOR
 
-    total_w = sum(weights)
+
+def _score_entries(index: dict, q: str, m: _Matches) -> tuple[list, dict, float]:
+    """Every entry's score: a weighted mean of the words' scores (title and keywords apart) mixed with how
+    much the query reads like the entry's players' questions (similar.py); a lookup of one word is decided
+    by that word alone. Returns [(entry, score)], the likeness per entry and its share."""
+    total_w = sum(m.weights)
     scores: dict[int, float] = {}
     title_scores: dict[int, float] = {}
-    for weight, (best, best_title) in zip(weights, per_token):
+    for weight, (best, best_title) in zip(m.weights, m.per_token):
         for e, s in best.items():
             scores[e] = scores.get(e, 0.0) + weight * s
         for e, s in best_title.items():
             title_scores[e] = title_scores.get(e, 0.0) + weight * s
-    # the score is a weighted mean of the words' score and how much the query reads like the entry's
-    # players' questions (similar.py); a lookup of one word is decided by that word alone
-    share = _SIM_SHARE if sum(1 for s in stops if not s) >= _SIM_MIN_WORDS else 0.0
+    share = _SIM_SHARE if sum(1 for s in m.stops if not s) >= _SIM_MIN_WORDS else 0.0
     sim = _similarity(index, q) if share else {}
     results = []
     # entries no query word matched come in by likeness alone when they are among the likest
@@ -1111,6 +1308,14 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
         s = scores.get(e, 0.0)
         score = ((1 - _TITLE_SHARE) * s + _TITLE_SHARE * title_scores.get(e, 0.0)) / total_w if total_w else 0.0
         results.append((e, (score + share * 100.0 * sim.get(e, 0.0)) / (1.0 + share)))
+    return results, sim, share
+
+
+def _steer(index: dict, q: str, m: _Matches, results: list) -> tuple[list, bool]:
+    """The kinds and intents the query shows: examples and rulings a little lower unless asked for, the
+    question's intent (when, why, who, a definition …), the query's words side by side in a title.
+    Returns the results and whether the query asks what a word means."""
+    tokens, stops, all_variants, kinds = m.tokens, m.stops, m.all_variants, index["kinds"]
     # an example retells a clause in many words and matches a question's loose words in its
     # long body: the clause (or FAQ) that states the rule goes first when they score alike
     # (a ruling likewise, unless the question names its date); not when the query asks for that kind
@@ -1119,7 +1324,7 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
     if damp:
         results = [(e, sc - damp.get(kinds[e], 0.0)) for e, sc in results]
     defq = _asks_definition(q, tokens, stops)  # "what is X": glossary bonus here, glossary first in the ranking
-    results = _intents(index, q, tokens, stops, per_token, weights, results, [v[0][1] for v in all_variants], defq)
+    results = _intents(index, q, tokens, stops, m.per_token, m.weights, results, [v[0][1] for v in all_variants], defq)
     content = [v[0][1] for v, stop in zip(all_variants, stops) if not stop]
     if len(content) > 1:
         # the query's words side by side in the title or keywords: a small bonus,
@@ -1128,7 +1333,16 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
         results.sort(key=lambda es: -es[1])
         results = [(e, sc + 5.0) if _in_order(content, flat, heads[e]) else (e, sc) for e, sc in results[:200]] \
             + results[200:]
-    named = exact.get(q, -1)
+    return results, defq
+
+
+def _rank(index: dict, m: _Matches, results: list, named: int, kind: str | None, as_of: str | None,
+          defq: bool) -> list[tuple]:
+    """The entries in order: by score (capped at 100, an id typed in full first), then kind; those of
+    another kind than asked, or rulings after `as_of`, left out; among the leaders, an entry whose title
+    is the query itself first."""
+    ids, kinds = index["ids"], index["kinds"]
+    excluded = {rid for rid, date in index["ruling_dates"].items() if date > as_of} if as_of else set()
     if named >= 0:
         results = [(i, sc) for i, sc in results if i != named] + [(named, 101.0)]
     ranked = []
@@ -1142,29 +1356,49 @@ def search(index: dict, query: str, *, kind: str | None = None, limit: int = 10,
         kr = -1 if defq and ekind == "term" else _KIND_RANK[ekind]  # "what is X": the glossary first
         ranked.append((-(score if score < cap else cap), kr, -score, eid, e))
     ranked.sort()
-    titles, texts = index["titles"], index["texts"]
-    if ranked and n:
-        # an entry whose title is the query itself (대응 턴 → 대응턴, ㅈㄴㅍㄱ →
-        # 진내폭격) comes first among those scored within 5 points of the best
-        keep = [i for i in range(n) if not stops[i]]
-        wanted = {"".join(surface[i] for i in keep), "".join(all_variants[i][0][1] for i in keep),
-                  "".join(corrected[i] for i in keep)}
-        if any(modes[i] == "cho" for i in keep):  # ㅈㅊ 기물: compare 초성 with 초성
-            wanted.add("".join(tokens[i] if modes[i] == "cho" else choseong(tokens[i]) for i in keep))
-        top, cut = -ranked[0][0], 0
-        while cut < min(len(ranked), 30) and -ranked[cut][0] >= top - 5.0:
-            cut += 1
-        names = index["names"]
-        hits = {r[4] for r in ranked[:cut] if wanted.intersection(names[r[4]].split("\x1f"))}
-        if hits:
-            lead = sorted((-min(100.0, -neg + 5.0) if e in hits else neg, e not in hits, kr, raw_neg, eid, e)
-                          for neg, kr, raw_neg, eid, e in ranked[:cut])
-            ranked = [(neg, kr, raw_neg, eid, e) for neg, _, kr, raw_neg, eid, e in lead] + ranked[cut:]
+    if ranked and m.tokens:
+        ranked = _title_first(index, m, ranked)
+    return ranked
+
+
+def _title_first(index: dict, m: _Matches, ranked: list[tuple]) -> list[tuple]:
+    """An entry whose title is the query itself (대응 턴 → 대응턴, ㅈㄴㅍㄱ → 진내폭격) comes first among
+    those scored within 5 points of the best."""
+    tokens, stops, modes, surface, all_variants = m.tokens, m.stops, m.modes, m.surface, m.all_variants
+    keep = [i for i in range(len(tokens)) if not stops[i]]
+    wanted = {"".join(surface[i] for i in keep), "".join(all_variants[i][0][1] for i in keep),
+              "".join(m.corrected[i] for i in keep)}
+    if any(modes[i] == "cho" for i in keep):  # ㅈㅊ 기물: compare 초성 with 초성
+        wanted.add("".join(tokens[i] if modes[i] == "cho" else choseong(tokens[i]) for i in keep))
+    top, cut = -ranked[0][0], 0
+    while cut < min(len(ranked), 30) and -ranked[cut][0] >= top - 5.0:
+        cut += 1
+    names = index["names"]
+    hits = {r[4] for r in ranked[:cut] if wanted.intersection(names[r[4]].split("\x1f"))}
+    if hits:
+        lead = sorted((-min(100.0, -neg + 5.0) if e in hits else neg, e not in hits, kr, raw_neg, eid, e)
+                      for neg, kr, raw_neg, eid, e in ranked[:cut])
+        ranked = [(neg, kr, raw_neg, eid, e) for neg, _, kr, raw_neg, eid, e in lead] + ranked[cut:]
+    return ranked
+
+
+def _report(index: dict, ranked: list[tuple], m: _Matches, sim: dict, share: float, only: str | None,
+            limit: int, details: bool) -> list[dict]:
+    """The leading entries as results (a clause with its number; with `details`, how each matched)."""
+    ids, kinds, titles, texts = index["ids"], index["kinds"], index["titles"], index["texts"]
+    numbers = index.get("numbers") or {}
+    numbered = {cid: num for num, cid in numbers.items() if "-" not in num}  # clause id → its number
+    if only is not None:
+        ranked = [r for r in ranked if r[3] == only]
+    total_w = sum(m.weights)
     out = []
     for neg, _, _, eid, e in ranked[:limit]:
         r = {"id": eid, "kind": kinds[e], "title": titles[e], "text": texts[e], "score": round(min(-neg, 100.0), 1)}
+        if kinds[e] == "clause" and numbered.get(eid):
+            r["number"] = numbered[eid]
         if details:
-            r["matched_via"], r["explain"] = _provenance(e, tokens, stops, weights, total_w, per_token, sources)
+            r["matched_via"], r["explain"] = _provenance(e, m.tokens, m.stops, m.weights, total_w, m.per_token,
+                                                         m.sources)
             r["likeness"] = round(100.0 * sim.get(e, 0.0), 1)
             r["likeness_share"] = round(share / (1.0 + share), 2)
         out.append(r)
@@ -1176,7 +1410,7 @@ def _similarity(index: dict, q: str) -> dict[int, float]:
     loaded from the data tree's cache (or trained) on the first query that needs it."""
     model = dict.get(index, "_similar")
     if model is None:
-        loader = dict.get(index, "_similar_loader")  # set by corpus.load_index
+        loader = dict.get(index, "_similar_loader")  # set by searchindex.load_index
         if loader is None:
             return {}  # an index made by hand (a test's): words only
         model = index["_similar"] = loader()
@@ -1370,6 +1604,10 @@ def suggestions(index: dict, query: str, results: list[dict], n: int = 5) -> lis
     """Searches to try when nothing matched well: the rulebook terms the query's
     everyday words stand for, the query without its question words, and the
     glossary terms among the closest results."""
+    return _renewed(index, lambda: _suggestions(index, query, results, n))
+
+
+def _suggestions(index: dict, query: str, results: list[dict], n: int) -> list[str]:
     out: list[str] = []
 
     def add(s: str):

@@ -1,6 +1,6 @@
 """How much a query reads like the questions players ask about each entry: a nearest-centroid
 (Rocchio) model over character n-grams, learned from the corpus the first time a query needs it
-(flamer_ref.corpus.load_similar, which caches it).
+(flamer_ref.searchindex.load_similar, which caches it).
 
 Each entry is described by its title, its keywords and its players' questions (rules/phrasings.yaml).
 Every such text becomes a vector of the jamo n-grams (2 to 4 jamo, inside a word, its edges marked)
@@ -28,7 +28,7 @@ def grams(text: str, _seen: dict | None = None) -> Counter:
     """The jamo n-grams of a text with their counts; each word is framed by spaces, so that its
     first and last jamo make n-grams of their own (' ㅈㅓ' starts a word, 'ㄱㅏ ' ends one).
     `_seen` caches each word's n-grams across texts (training reads the same words many times)."""
-    out: Counter = Counter()
+    every: list[str] = []
     for word in text.split():
         g = _seen.get(word) if _seen is not None else None
         if g is None:
@@ -37,8 +37,8 @@ def grams(text: str, _seen: dict | None = None) -> Counter:
             g = [w[i:i + n] for n in range(MIN_N, min(MAX_N, size) + 1) for i in range(size - n + 1)]
             if _seen is not None:
                 _seen[word] = g
-        out.update(g)
-    return out
+        every += g
+    return Counter(every)  # counted at once: the same counts, in the same first-seen order
 
 
 def _weight(count: int, idf: float) -> float:
@@ -63,7 +63,20 @@ MAX_ENTRIES = 96
 def train(docs: list[tuple[int, str]], min_weight: float = MIN_WEIGHT, max_entries: int = MAX_ENTRIES) -> dict:
     """The model from (entry number, text) pairs: per n-gram its idf and the centroids that have it
     with a weight of at least `min_weight` (at most `max_entries` of them, the heaviest; 0: all), as
-    sorted lists (n-gram, idf, [(entry, weight)])."""
+    sorted lists (n-gram, idf, [(entry, weight)]). The cyclic garbage collector is paused meanwhile
+    (millions of small acyclic objects)."""
+    import gc
+
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _train(docs, min_weight, max_entries)
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _train(docs: list[tuple[int, str]], min_weight: float, max_entries: int) -> dict:
     seen: dict = {}
     counted = [(e, grams(t, seen)) for e, t in docs]
     df: Counter = Counter()
@@ -73,11 +86,15 @@ def train(docs: list[tuple[int, str]], min_weight: float = MIN_WEIGHT, max_entri
     idf = {k: log((1 + n) / (1 + d)) + 1.0 for k, d in df.items()}
     sums: dict[int, dict[str, float]] = {}
     for e, g in counted:
-        vec = [(k, _weight(c, idf[k])) for k, c in g.items()]
-        norm = sqrt(sum(v * v for _, v in vec))
-        acc = sums.setdefault(e, {})
+        # _weight inlined (the same arithmetic, in the same order: the same floats)
+        ks = list(g)
+        ws = [(1.0 + log(c)) * idf[k] if c > 1 else idf[k] for k, c in g.items()]
+        norm = sqrt(sum([v * v for v in ws]))
+        acc = sums.get(e)
+        if acc is None:
+            acc = sums[e] = {}
         get = acc.get
-        for k, v in vec:
+        for k, v in zip(ks, ws):
             acc[k] = get(k, 0.0) + v / norm
     post: dict[str, list[tuple[int, float]]] = {}
     for e in sorted(sums):

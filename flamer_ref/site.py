@@ -34,6 +34,7 @@ Every sentence a reader sees comes from templates/site/*.j2 and templates/book/
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -41,8 +42,13 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import quote, unquote
 
 from .errors import BadInput, FlamerError, os_reason
+from .terminal import clean
 
 MARKER = ".flamer-site.json"
+#: the largest file list (MARKER) taken for one this command wrote: the bundled data's is 3.8 KB (109
+#: files), 1 MB holds some 30,000 names. A planted 42 MB list took 15-30 s (issue 20); a larger one is
+#: not ours, refused unread
+MARKER_MAX_BYTES = 1024 * 1024
 GENERATOR = "flamer site"
 INDEX_SNIPPET = 150
 
@@ -157,25 +163,13 @@ def card_pages(corpus, book: dict, urls: dict[str, str]) -> list[dict]:
 
 
 def glossary_groups(book: dict) -> list[dict]:
-    """The glossary in 가나다 order under each first consonant (ㄱ, ㄴ, … ; ㄲ under ㄱ; a leading
-    bracket does not count: (대응) is under ㄷ), then the terms in Latin letters under A–Z."""
-    import re
+    """The glossary in 가나다 order under each index letter (ㄱ, ㄴ, … ; ㄲ under ㄱ; a leading
+    bracket does not count: (대응) is under ㄷ), then the terms in Latin letters under A–Z: the book's
+    own grouping (book.glossary_groups, korean.collation_key), with the page's anchors."""
+    from .book import glossary_groups as groups
 
-    from .korean import choseong
-
-    def key(t):
-        word = re.sub(r"^[^0-9A-Za-z\uac00-\ud7a3]+", "", t["term"]) or t["term"]
-        head = choseong(word[:1])
-        head = {"ㄲ": "ㄱ", "ㄸ": "ㄷ", "ㅃ": "ㅂ", "ㅆ": "ㅅ", "ㅉ": "ㅈ"}.get(head, head)
-        return (0, head, word) if head else (1, "A–Z", word.lower())
-
-    out: list[dict] = []
-    for t in sorted(book["glossary"], key=key):
-        head = key(t)[1]
-        if not out or out[-1]["head"] != head:
-            out.append({"head": head, "anchor": f"head-{len(out) + 1}", "terms": []})
-        out[-1]["terms"].append(t)
-    return out
+    return [{"head": g["head"], "anchor": f"head-{n}", "terms": g["terms"]}
+            for n, g in enumerate(groups(book["glossary"]), 1)]
 
 
 # ----------------------------------------------------------------- search ----
@@ -223,6 +217,43 @@ def search_index(corpus, urls: dict[str, str], as_of: str) -> dict:
             "post": [singles[w] for w in words] + [pairs[w] for w in pair_words], "names": names,
             "endings": {"all": sorted(ENDINGS), "after_vowel": list(_AFTER_VOWEL), "after_final": list(_AFTER_FINAL)},
             "stop": sorted(STOPWORDS)}
+
+
+# ------------------------------------------------------------- calculator ----
+#: the calculator page (templates/site/calculator.html.j2, assets/calculator.js): a fight in one line
+#: or a scenario, computed in the browser by the engine (assets/engine.js)
+CALCULATOR = "판정기.html"
+#: the fight one-liners of README (line, -r declarations), offered as examples to start from
+FIGHT_EXAMPLES = (
+    ("거신 vs 별마대, 행성굴착기(정착)", ()),
+    ("수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)", ()),
+    ("수문장(lv6), 별마대, 장인 vs 거신, 행성굴착기(정착), 증폭기(정착)", ("수비자 재부팅 행성굴착기",)),
+    ("거신, 장인 vs 개미(정착 lv1 hp2 atk1)", ("수비자 진내폭격 비용 개미",)),
+)
+
+
+def script_json(obj) -> str:
+    """obj as JSON to sit inside <script type="application/json">: <, > and & escaped as \\u003c …
+    so no text in it can close the script element or open a comment (the same value for JSON.parse)."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def calculator_context() -> dict:
+    """What the calculator page needs from the build: the text of every `flamer scenario new` template
+    (the same code: scenario_files.template_text), as JSON safe inside a script element."""
+    from markupsafe import Markup
+
+    from .engine.aliases import KIND_KO
+    from .scenario_files import available_kinds, template_text
+
+    from .siteengine import PYODIDE_VERSION
+
+    kinds = available_kinds()
+    return {"scenario_templates": Markup(script_json({k: template_text(k) for k in kinds})),
+            "template_kinds": [(k, KIND_KO.get(k, k)) for k in kinds],
+            "fight_examples": [(line, list(rs)) for line, rs in FIGHT_EXAMPLES], "pyodide_version": PYODIDE_VERSION}
 
 
 # ------------------------------------------------------------------ build ----
@@ -280,26 +311,47 @@ def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
              prev=examples[i - 1] if i else None, next=examples[i + 1] if i + 1 < len(examples) else None)
     cards = card_pages(corpus, book, urls)
     page("cards.html", "cards.html.j2", cards=cards)
-    clause_titles = {cid: c["title"] for cid, c in corpus.clauses.items()}
-    for card in cards:
-        page(card["path"], "card.html.j2", card=card, clause_titles=clause_titles)
-    page("glossary.html", "glossary.html.j2", groups=glossary_groups(book))
+    from .lookup import cite_refs
 
+    clause_refs = cite_refs(corpus)  # a clause cited by its number and title (the clause_label filter)
+    for card in cards:
+        page(card["path"], "card.html.j2", card=card, clause_refs=clause_refs)
+    page("glossary.html", "glossary.html.j2", groups=glossary_groups(book))
+    page(CALCULATOR, "calculator.html.j2", **calculator_context())  # the calculator (issue 16)
+
+    # no raw control character from the data (ESC, C1, a bidi override) in any page: the cleaning of
+    # `flamer book -o` (terminal.clean), for HTML
+    files = {rel: clean(text, html=True) for rel, text in files.items()}
     files["assets/site.css"] = render("site/site.css.j2")
     files["assets/search.js"] = _asset("search.js")
     files["assets/app.js"] = _asset("app.js")
-    index = search_index(corpus, urls, date)
+    files["assets/calculator.js"] = _asset("calculator.js")
+    files["assets/calculator.css"] = _asset("calculator.css")
+    # the index's texts are shown with textContent: cleaned as text, then written as JSON
+    index = _cleaned(search_index(corpus, urls, date))
     files["search-index.js"] = ("/* flamer site: the search index (generated; see assets/search.js) */\n"
                                 "var FLAMER_INDEX = " + json.dumps(index, ensure_ascii=False, separators=(",", ":"))
                                 + ";\n")
     return files
 
 
-def summary(files: dict[str, str], corpus, as_of: str, out_dir: str, removed: list[str]) -> dict:
+def _cleaned(obj):
+    """Every string in obj (lists, dicts, their keys too) through terminal.clean."""
+    if isinstance(obj, str):
+        return clean(obj)
+    if isinstance(obj, list):
+        return [_cleaned(v) for v in obj]
+    if isinstance(obj, dict):
+        return {_cleaned(k): _cleaned(v) for k, v in obj.items()}
+    return obj
+
+
+def summary(files: dict[str, str | bytes], corpus, as_of: str, out_dir: str, removed: list[str],
+            engine: dict | None = None) -> dict:
     pages = sorted(p for p in files if p.endswith(".html"))
     return {
         "dir": out_dir, "as_of": as_of, "pages": len(pages), "files": len(files),
-        "bytes": sum(len(t.encode("utf-8")) for t in files.values()),
+        "bytes": sum(len(t.encode("utf-8") if isinstance(t, str) else t) for t in files.values()),
         "counts": {"rules_pages": sum(1 for p in pages if p.startswith("rules/")),
                    "card_pages": sum(1 for p in pages if p.startswith("cards/")),
                    "example_pages": sum(1 for p in pages if p.startswith("examples/") and not p.endswith(".full.html")),
@@ -310,6 +362,8 @@ def summary(files: dict[str, str], corpus, as_of: str, out_dir: str, removed: li
                    "faq": len(corpus.faq), "examples": len(corpus.examples), "cards": len(corpus.cards),
                    "terms": len(corpus.terms)},
         "index": "index.html", "removed": removed,
+        # the calculator's engine (flamer_ref/siteengine.py): Pyodide's version and the bytes it adds
+        "engine": engine,
     }
 
 
@@ -320,7 +374,8 @@ class _Corrupt(Exception):
 
 def _owned(out: Path) -> set[str] | None:
     """The files a previous `flamer site` wrote into out (None: no list there). Raises _Corrupt
-    for a list that cannot be read or is not ours (or is not a regular file)."""
+    for a list that cannot be read or is not ours: not a regular file (a link is not followed), or
+    larger than any list this command writes (MARKER_MAX_BYTES; not read at all then)."""
     import stat
 
     marker = out / MARKER
@@ -330,11 +385,27 @@ def _owned(out: Path) -> set[str] | None:
         return None
     except OSError:
         raise _Corrupt() from None
-    if not stat.S_ISREG(st.st_mode):
+    if not stat.S_ISREG(st.st_mode) or st.st_size > MARKER_MAX_BYTES:
         raise _Corrupt()
     try:
-        data = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        fd = os.open(marker, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError:
+        raise _Corrupt() from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _Corrupt()
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            raw = fh.read(MARKER_MAX_BYTES + 1)  # it may have grown since the lstat: read no more
+    except OSError:
+        raise _Corrupt() from None
+    finally:
+        os.close(fd)
+    if len(raw) > MARKER_MAX_BYTES:
+        raise _Corrupt()
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError:
         raise _Corrupt() from None
     if not isinstance(data, dict) or data.get("generator") != GENERATOR or not isinstance(data.get("files"), list):
         raise _Corrupt()
@@ -342,9 +413,12 @@ def _owned(out: Path) -> set[str] | None:
 
 
 def _safe_rel(rel: str) -> bool:
-    p = PurePosixPath(rel)
-    return (bool(rel) and not p.is_absolute() and ".." not in p.parts and "." not in rel.split("/")
-            and "\\" not in rel and "\x00" not in rel and p.name != MARKER)
+    """A name in the list that stays inside the folder: relative, plain parts (no '', '.', '..'), no
+    backslash or NUL, not the list itself. String work only: a list may hold some 100,000 names."""
+    if not rel or rel[0] == "/" or "\\" in rel or "\x00" in rel:
+        return False
+    parts = rel.split("/")
+    return parts[-1] != MARKER and not any(p in ("", ".", "..") for p in parts)
 
 
 def _link_in_way(out: Path, rel: str) -> bool:
@@ -367,6 +441,16 @@ def _link_in_way(out: Path, rel: str) -> bool:
 def _inside(out: Path, path: Path) -> bool:
     root = os.path.realpath(out)
     return os.path.commonpath([root, os.path.realpath(path)]) == root
+
+
+def _files_in(out: Path) -> set[str]:
+    """Every file name (relative, '/'-separated) in out and its real subfolders: the folder walked
+    without following a symbolic link."""
+    found = set()
+    for top, _dirs, names in os.walk(out, followlinks=False):
+        rel = os.path.relpath(top, out).replace(os.sep, "/")
+        found.update(names if rel == "." else (f"{rel}/{n}" for n in names))
+    return found
 
 
 def _remove_owned(out: Path, rel: str) -> bool:
@@ -426,10 +510,11 @@ def check_target(out_dir: str, files=None) -> set[str]:
     return owned
 
 
-def write_site(files: dict[str, str], out_dir: str, as_of: str) -> list[str]:
+def write_site(files: dict[str, str | bytes], out_dir: str, as_of: str) -> list[str]:
     """Write the files into out_dir (see the module docstring for what it refuses).
     Returns the files of the previous build that this one no longer writes, now removed."""
     from . import __version__
+    from .outfile import write_atomic
 
     out = Path(out_dir)
     owned = check_target(out_dir, files)
@@ -438,32 +523,52 @@ def write_site(files: dict[str, str], out_dir: str, as_of: str) -> list[str]:
         for rel, text in files.items():
             path = out / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
+            # never through a link planted at a temp name
+            write_atomic(path, text.encode("utf-8") if isinstance(text, str) else text)
         removed = []
-        for rel in sorted(owned - set(files)):
+        # only names that are there: a list may name 100,000 files that are not (a dozen system calls each)
+        for rel in sorted((owned - set(files)) & _files_in(out) if owned - set(files) else ()):
             if _remove_owned(out, rel):
                 removed.append(rel)
                 parent = (out / rel).parent
                 while parent != out and not parent.is_symlink() and parent.is_dir() and not any(parent.iterdir()):
                     parent.rmdir()
                     parent = parent.parent
-        marker = out / MARKER
-        if marker.is_symlink():
-            marker.unlink()
-        marker.write_text(json.dumps({"generator": GENERATOR, "version": __version__, "as_of": as_of,
-                                      "files": sorted(files)}, ensure_ascii=False, indent=1) + "\n",
-                          encoding="utf-8")
+        write_atomic(out / MARKER, (json.dumps({"generator": GENERATOR, "version": __version__, "as_of": as_of,
+                                                "files": sorted(files)}, ensure_ascii=False, indent=1)
+                                    + "\n").encode("utf-8"))
     except OSError as exc:
         raise BadInput(f"{out_dir}: 사이트를 쓸 수 없습니다 ({os_reason(exc)}).") from None
     return removed
 
 
-def make_site(corpus, out_dir: str, as_of: str | None = None) -> dict:
-    """Build and write the site; the summary `flamer site --json` prints."""
+def make_site(corpus, out_dir: str, as_of: str | None = None, *, engine: bool = True,
+              pyodide: str | None = None) -> dict:
+    """Build and write the site; the summary `flamer site --json` prints. With `engine`, the
+    calculator's engine goes in (flamer_ref/siteengine.py: Pyodide from `pyodide`, FLAMER_PYODIDE, the
+    cache or the npm registry); when none of them gives it, the site is built without it and the
+    summary's engine says why (`reason`). A named source that is wrong is a BadInput."""
+    from . import siteengine
+
     check_target(out_dir)  # before the work: a folder it may not write into is refused at once
-    files = build_site(corpus, as_of)  # without as_of, each example at its scenario's own date, as the book
+    got, source, reason, bytecode = None, None, None, None
+    if engine and not siteengine.engine_off(pyodide):
+        try:  # first: a wrong --pyodide is said before minutes of building
+            got, source = siteengine.obtain_pyodide(pyodide)
+        except siteengine.EngineUnavailable as exc:
+            reason = exc.message
+    else:
+        reason = "off"
+    # the engine first: its bytecode compiles (node, in the background) while the pages are built
+    with contextlib.ExitStack() as stack:
+        build = stack.enter_context(siteengine.EngineBuild(got, corpus, as_of)) if got is not None else None
+        files: dict[str, str | bytes] = dict(build_site(corpus, as_of))  # without as_of, each example at its scenario's own date, as the book
+        if build is not None:
+            part, bytecode = build.files()
+            files.update(part)
     date = as_of or corpus.latest_date()
+    report = siteengine.engine_report(files, got is not None, source, reason, bytecode)
+    calculator = "판정기.html"  # the calculator page: the installed app's start page
+    files.update(siteengine.pwa_files(files, calculator if calculator in files else None))
     removed = write_site(files, out_dir, date)
-    return summary(files, corpus, date, out_dir, removed)
+    return summary(files, corpus, date, out_dir, removed, report)

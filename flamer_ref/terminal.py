@@ -5,8 +5,10 @@
   title, a piece id, a card name) can never retitle the terminal, clear the
   screen or hide a line: ESC -> U+241B, BEL -> U+2407, DEL -> U+2421, a C1
   character -> the literal text \\x9b.
-- json_clean(text): for JSON text, DEL and C1 (which json.dumps with
-  ensure_ascii=False leaves raw) become \\u escapes: the same JSON value.
+- json_clean(text): for JSON text, DEL, C1 and the bidirectional controls
+  (which json.dumps with ensure_ascii=False leaves raw) become \\u escapes:
+  the same JSON value.
+- json_text(obj): the --json answer: json.dumps (not ASCII-escaped) + json_clean.
 - setup(json_mode): run once at startup by the `flamer` entry point. Standard
   output and error that cannot encode Korean (LC_ALL=C with an ASCII stream,
   PYTHONIOENCODING=ascii or latin-1) switch to UTF-8; nothing is ever written
@@ -35,9 +37,14 @@ def _picture(o: int) -> str:
 _CODES = [o for o in range(0xA0) if o < 0x20 and o not in (0x09, 0x0A) or o >= 0x7F]
 # bidirectional overrides and isolates (U+202A–202E, U+2066–2069) can make a terminal show text in another
 # order than it is ("Trojan Source"): shown as their code point instead
-_BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200B, 0x200E, 0x200F, 0x2060, 0xFEFF]  # + invisible marks
+# (and the marks U+200E/U+200F/U+061C, which reorder neutral characters around them)
+_BIDI_CONTROLS = [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
+_BIDI = [*_BIDI_CONTROLS, 0x200B, 0x2060, 0xFEFF]  # + invisible marks
 _TABLE = {o: _picture(o) for o in _CODES} | {o: f"<U+{o:04X}>" for o in _BIDI}
-_JSON_TABLE = {o: f"\\u{o:04x}" for o in _CODES if o >= 0x7F}
+_HTML_TABLE = _TABLE | {o: f"&lt;U+{o:04X}&gt;" for o in _BIDI}  # in a page, '<U+…>' would open a tag
+# JSON keeps every character's value, but a raw bidi control would still reorder the JSON text where
+# a person reads it (a terminal, a log): written as its \\u escape, the same JSON value
+_JSON_TABLE = {o: f"\\u{o:04x}" for o in [*(o for o in _CODES if o >= 0x7F), *_BIDI_CONTROLS]}
 
 
 _ANY_CONTROL = None  # compiled on first use: a regex scan runs at C speed; str.translate with a dict does not
@@ -48,23 +55,36 @@ def _has(text: str, json: bool = False) -> bool:
     if _ANY_CONTROL is None:
         import re
 
-        _ANY_CONTROL = (re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]"),
-                        re.compile("[\x7f-\x9f]"))
+        _ANY_CONTROL = (re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]"),
+                        re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"))
     return _ANY_CONTROL[1 if json else 0].search(text) is not None
 
 
-def clean(text: str) -> str:
-    """Text for a terminal (or a page): every control character except \\n and \\t made visible."""
+def clean(text: str, html: bool = False) -> str:
+    """Text for a terminal (or a page): every control character except \\n and \\t made visible.
+    `html`: the text is HTML (a book, a site page), where a bidi control's <U+…> is written escaped."""
     if not isinstance(text, str):
         return text
-    return text.translate(_TABLE) if _has(text) else text  # 22 MB of HTML: seconds of translate, ms of scan
+    if not _has(text):  # 22 MB of HTML: seconds of translate, ms of scan
+        return text
+    return text.translate(_HTML_TABLE if html else _TABLE)
 
 
 def json_clean(text: str) -> str:
-    """JSON text with DEL and C1 characters written as \\u escapes (the same JSON value)."""
+    """JSON text with DEL, C1 and bidirectional control characters written as \\u escapes (the same
+    JSON value). Such a character can only stand inside a JSON string, where its escape means it."""
     if not isinstance(text, str):
         return text
     return text.translate(_JSON_TABLE) if _has(text, json=True) else text
+
+
+def json_text(obj) -> str:
+    """The JSON a command prints under --json (UTF-8, not ASCII-escaped, indented), with json_clean
+    applied: the one function every --json answer and error goes through (standard output under
+    --json is cleaned the same way again, which changes nothing more)."""
+    from .jsonout import dumps  # json.dumps(obj, ensure_ascii=False, indent=2), byte for byte, faster
+
+    return json_clean(dumps(obj)) + "\n"
 
 
 # ------------------------------------------------------------------ streams ----
@@ -83,7 +103,12 @@ def _message(exc: BaseException | None) -> str:
         return _MESSAGES[code]
     if exc is None:
         return _MESSAGES[errno.EBADF]
-    detail = getattr(exc, "strerror", None) or type(exc).__name__
+    if isinstance(exc, OSError) and exc.errno:
+        from .errors import os_reason  # (light: errors imports nothing at load)
+
+        detail = os_reason(exc)
+    else:
+        detail = type(exc).__name__
     return f"표준 출력에 결과를 쓰지 못했습니다 ({detail})."
 
 

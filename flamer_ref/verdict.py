@@ -17,11 +17,15 @@ MAX_CLAUSES = 2
 
 def build(data: dict) -> dict:
     kind = data.get("kind")
-    fn = {"combat": combat, "move": move, "victory": victory, "field": field, "round": round_,
+    fn = {"combat": combat, "move": move, "victory": victory, "field": field, "round": round_, "game": game,
           "compare": compare, "branches": branches}.get(kind)
     if fn is None:
         return {"kind": kind}
-    return fn(data)
+    out = fn(data)
+    if data.get("player_stats"):  # flamer fight: values the player gave for stats the cards leave unknown
+        out["player_stats"] = [{"label": r["label"], "stat": r["stat"], "value": r["value"]}
+                               for r in data["player_stats"]]
+    return out
 
 
 # ---------------------------------------------------------------- combat ----
@@ -232,13 +236,33 @@ def round_(data: dict) -> dict:
     supply = turns.get("supply") or {}
     refused = sum(len(t["result"].get("errors") or ()) for t in data.get("turns") or ())
     move_res = turns.get("move") or {}
-    return {"kind": "round", "player": player, "opponent": data.get("opponent"), "ended": ended,
+    paid = [e["cost"] for e in (turns.get("production") or {}).get("events") or () if e.get("type") == "pay"]
+    return {"kind": "round", "paid": sum(paid) if paid else None, "player": player, "opponent": data.get("opponent"), "ended": ended,
             "turns": [t["turn"] for t in data.get("turns") or ()],
             "vp_before": (data.get("vp_before") or {}).get(player), "vp_after": (final.get("vp") or {}).get(player),
             "dor_before": (data.get("dor_before") or {}).get(player), "dor_after": (final.get("dor") or {}).get(player),
             "income": supply.get("income"), "income_ran": "supply" in turns,
             "encounters": list(move_res.get("encounters") or []), "combat": fight, "refused": refused,
             "clauses": clauses[:MAX_CLAUSES], "unresolved": len(data.get("unresolved") or ())}
+
+
+# ------------------------------------------------------------------ game ----
+def game(data: dict) -> dict:
+    """A whole game record: how many rounds ran of those written, who won in which round and why,
+    the first play the rules refused, VP and 도르 at the end."""
+    final = data.get("final") or {}
+    ended = data.get("ended")
+    clauses: list[dict] = [_cite("round.turns")]
+    if ended:
+        clauses.insert(0, _cite("victory.home-timing" if "home" in ended.get("reasons", ()) else "victory.vp"))
+    fi = data.get("first_illegal")
+    if fi and fi.get("clause"):
+        clauses.append(_cite(fi["clause"]))
+    refused = sum(len(t["result"].get("errors") or ()) for r in data.get("rounds") or () for t in r.get("turns") or ())
+    refused += sum(len(r.get("errors") or ()) for r in data.get("rounds") or ())
+    return {"kind": "game", "played": len(data.get("rounds") or ()), "written": data.get("rounds_written"),
+            "ended": ended, "first_illegal": fi, "vp": dict(final.get("vp") or {}), "dor": dict(final.get("dor") or {}),
+            "refused": refused, "clauses": clauses[:MAX_CLAUSES], "unresolved": len(data.get("unresolved") or ())}
 
 
 # ------------------------------------------------------- compare / branches ----
@@ -285,7 +309,7 @@ def branches(data: dict) -> dict:
                  for cell, c in (o.get("cells") or {}).items()]
         outs.append({"orders": br.get("orders"), "error": None, "cells": cells})
     return {"kind": "branches", "fixed": bool(data.get("fixed_by_file")), "tried": data.get("orders_tried", 1),
-            "distinct": data.get("distinct", len(outs)), "outcomes": outs, "no_choices": data.get("note") == "no-choices",
+            "distinct": data.get("distinct", len(outs)), "outcomes": outs, "no_choices": data.get("note") in ("no-choices", "game-no-choice"),
             "independent": data.get("note") == "independent", "total": data.get("orders_total"),
             "round_note": data.get("note") if data.get("note") in ("round-no-combat", "round-one-cell") else None}
 

@@ -2,9 +2,44 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 import pytest
+
+# the presentation layer words the engine's coded problems (errors.use_wording), as every edge that prints
+# does (the CLI, the site): tests that read a problem's message straight from the engine need it too
+import flamer_ref.render  # noqa: E402,F401
+
+# `flamer site` puts the calculator's engine (Pyodide, 14 MB, from the cache or the npm registry) into every
+# site it builds; the tests that build sites for other reasons do without it (no download, no copying).
+# tests/test_site_engine.py builds with the engine on purpose (--pyodide, or FLAMER_PYODIDE set there).
+os.environ.setdefault("FLAMER_PYODIDE", "off")
+
+# pytest-xdist (the suite runs on every core: pyproject's addopts): each worker keeps its own cache folder, so
+# that one worker's stale-cache sweep (a test's own data tree has its own key) never removes the files another
+# worker is reading, and the cache of the bundled data is built once per worker, not per test
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER and os.environ.get("FLAMER_CACHE_DIR") != "":
+    import tempfile
+
+    _base = os.environ.get("FLAMER_CACHE_DIR") or os.path.join(tempfile.gettempdir(), f"flamer_ref-tests-{os.getuid()}")
+    os.environ["FLAMER_CACHE_DIR"] = os.path.join(os.path.expanduser(_base), f"xdist-{_WORKER}")
+
+#: tests that must share one process (pytest-xdist's --dist loadgroup): the browser's (one Chromium and one
+#: built site per run) and the PDF's (one book PDF per run), each group on a single worker, the two groups on
+#: different workers when there are two
+#: test_site_engine.py and test_calculator.py carry their own group ("engine-site": one engine build, one
+#: browser), so the three long groups spread over the workers instead of one worker running them all
+XDIST_GROUPS = {"test_browser.py": "browser", "test_site.py": "browser", "test_pdf.py": "pdf", "test_book.py": "pdf"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        group = XDIST_GROUPS.get(item.path.name)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 MINIMAL: dict[str, str] = {
     "rules/sources.yaml": """\
@@ -150,3 +185,194 @@ def write_minimal_corpus(root: Path) -> CorpusTree:
 def tree(tmp_path) -> CorpusTree:
     """A minimal valid corpus in tmp_path/data."""
     return write_minimal_corpus(tmp_path / "data")
+
+
+# ------------------------------------------------- the site with its engine ----
+# tests/test_site_engine.py and tests/test_calculator.py share ONE site built with the engine (Pyodide and,
+# where node is, the bytecode: the slow part of a build), ONE local server and ONE headless Chromium:
+# the engine the first of them starts cold in the browser leaves its memory snapshot on that origin,
+# and the other's pages start warm from it. Under pytest-xdist both files' tests are one group
+# (their `pytestmark`, xdist_group "engine-site": with --dist loadgroup one worker runs them, with one
+# browser), and the build is shared by the workers in any case (engine_site: under a lock).
+
+def _tree_files(root: Path) -> dict[str, int]:
+    out = {}
+    for top, _dirs, names in os.walk(root):
+        for n in names:
+            p = Path(top) / n
+            out[str(p.relative_to(root))] = p.stat().st_mtime_ns
+    return out
+
+
+@pytest.fixture(scope="session")
+def pyodide_dir(tmp_path_factory) -> Path:
+    """The pinned Pyodide files in a folder: from FLAMER_TEST_PYODIDE (a folder or the npm .tgz), the
+    user cache, or the npm registry (once; then cached). Without any, the tests that need it skip."""
+    from flamer_ref import siteengine
+
+    given = os.environ.get("FLAMER_TEST_PYODIDE")
+    saved = os.environ.pop("FLAMER_PYODIDE", None)  # turned off above for everyone else
+    try:
+        files = siteengine._from_path(given, "FLAMER_TEST_PYODIDE") if given else siteengine.obtain_pyodide()[0]
+    except (siteengine.EngineUnavailable, siteengine.BadInput) as exc:
+        pytest.skip(f"no Pyodide {siteengine.PYODIDE_VERSION} here (network, cache or FLAMER_TEST_PYODIDE): {exc.message}")
+    finally:
+        if saved is not None:
+            os.environ["FLAMER_PYODIDE"] = saved
+    folder = tmp_path_factory.mktemp("pyodide")
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def engine_cache(tmp_path_factory) -> Path:
+    """A cache folder for the engine site's build (the data's parsed corpus, index and model)."""
+    return tmp_path_factory.mktemp("cache")
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """An exclusive lock on `path` between processes (pytest-xdist's workers): flock, held while inside."""
+    import fcntl
+
+    with open(path, "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def engine_site(pyodide_dir, engine_cache, tmp_path_factory) -> dict:
+    """The site with its engine, built once a session, with a HOME of its own and its cache elsewhere:
+    what it wrote next to its folder is recorded (`outside`). {"dir", "summary", "outside"}.
+    Under pytest-xdist the workers share one build: the first builds it in the run's shared temporary
+    folder under a lock, the others wait for it and read what it recorded."""
+    import json
+
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent
+        done = shared / "engine-site.json"
+        with _locked(shared / "engine-site.lock"):
+            if not done.exists():
+                got = _build_engine_site(shared / "engine-site", pyodide_dir, engine_cache)
+                done.write_text(json.dumps({**got, "dir": str(got["dir"])}, ensure_ascii=False), encoding="utf-8")
+        got = json.loads(done.read_text(encoding="utf-8"))
+        return {**got, "dir": Path(got["dir"])}
+    return _build_engine_site(tmp_path_factory.mktemp("engine-site"), pyodide_dir, engine_cache)
+
+
+def _build_engine_site(base: Path, pyodide_dir: Path, engine_cache: Path) -> dict:
+    from flamer_ref import corpus
+    from flamer_ref.site import make_site
+
+    base.mkdir(exist_ok=True)
+    (base / "home").mkdir()
+    out = base / "site"
+    before = _tree_files(base)
+    saved = {k: os.environ.get(k) for k in ("FLAMER_CACHE_DIR", "HOME", "XDG_CACHE_HOME")}
+    os.environ.update(FLAMER_CACHE_DIR=str(engine_cache), HOME=str(base / "home"))
+    os.environ.pop("XDG_CACHE_HOME", None)
+    try:
+        summary = make_site(corpus.load(), str(out), pyodide=str(pyodide_dir))
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    after = _tree_files(base)
+    outside = sorted(p for p, t in after.items() if not p.startswith("site" + os.sep) and before.get(p) != t)
+    return {"dir": out, "summary": summary, "outside": outside}
+
+
+@pytest.fixture(scope="session")
+def engine_server(engine_site):
+    """engine_site served on 127.0.0.1 by the server of `flamer site --serve` (siteengine.make_server),
+    with two things for tests: /no-engine/… is the site as if built without the engine (its
+    assets/engine.js is not there), and `down` (a threading.Event) set makes it answer nothing but 503,
+    as if it were gone. {"url" (with a trailing /), "server", "down"}."""
+    import functools
+    import threading
+
+    from flamer_ref import siteengine
+
+    server = siteengine.make_server(str(engine_site["dir"]), 0)
+    down = threading.Event()
+    base = server.RequestHandlerClass.func
+
+    class Handler(base):
+        def translate_path(self, path):
+            if path.startswith("/no-engine/"):
+                path = path[len("/no-engine"):]
+                if path.split("?")[0] == "/assets/engine.js":
+                    return os.path.join(self.directory, "does-not-exist")
+            return super().translate_path(path)
+
+        def send_head(self):
+            if down.is_set():
+                self.send_error(503)
+                return None
+            return super().send_head()
+
+    server.RequestHandlerClass = functools.partial(Handler, directory=str(engine_site["dir"]))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield {"url": f"http://127.0.0.1:{server.server_address[1]}/", "server": server, "down": down}
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory):
+    """One headless Chromium for the session's engine tests (tests/test_browser.py's driver)."""
+    from test_browser import CHROMIUM, Chromium
+
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    try:
+        b = Chromium(tmp_path_factory.mktemp("chromium"))
+    except (OSError, RuntimeError, TimeoutError) as exc:
+        pytest.skip(f"Chromium would not start headless here: {exc}")
+    yield b
+    b.close()
+
+
+# ------------------------------------------------------------ the PDF book ----
+@pytest.fixture(scope="session")
+def pdf_book(tmp_path_factory):
+    """`flamer book --format html` and `flamer book --format pdf` of the bundled data, made by the real
+    command (a process of its own, stderr a pipe) ONCE per test session: the PDF takes 40–80 s on the
+    2-core machine, so every test that reads the PDF (tests/test_pdf.py, tests/test_book.py) shares
+    this one. {"html": text, "pdf": path, "html_path", "stderr": the PDF run's stderr, "html_stderr"}.
+    Skipped, saying why, where the PDF engine, a Korean font or poppler-utils is missing."""
+    import shutil
+    import subprocess
+    import sys
+
+    from flamer_ref import pdf
+
+    try:
+        pdf.korean_font()
+        pdf._load_weasyprint()
+    except pdf.PdfError as exc:
+        pytest.skip(f"PDF engine not usable here: {exc.message.splitlines()[0]}")
+    missing = [t for t in ("pdftotext", "pdfinfo", "pdffonts", "pdftoppm") if not shutil.which(t)]
+    if missing:
+        pytest.skip(f"poppler-utils missing ({', '.join(missing)}): apt-get install poppler-utils")
+    d = tmp_path_factory.mktemp("book")
+    html_path, pdf_path = d / "rules.html", d / "rules.pdf"
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+
+    def flamer(*args):
+        return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
+                              timeout=900, env=env, cwd=Path(__file__).resolve().parent.parent)
+
+    h = flamer("book", "--format", "html", "-o", str(html_path))
+    assert h.returncode == 0, h.stderr
+    p = flamer("book", "--format", "pdf", "-o", str(pdf_path))
+    assert p.returncode == 0, p.stderr
+    return {"html": html_path.read_text(encoding="utf-8"), "html_path": html_path, "pdf": pdf_path,
+            "stderr": p.stderr, "html_stderr": h.stderr}

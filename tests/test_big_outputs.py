@@ -35,8 +35,8 @@ def test_people_formats_explain_the_first_cells_and_list_them_all(fmt):
     last = f"{N - 1},0"
     assert last in out  # the result of every cell is listed
     # the event-by-event story of a cell past the limit is not told (its pieces appear only in the results)
-    first_story = out.count(f"0,0 전투")
-    assert first_story >= 1 and out.count(f"{last} 전투") == 0
+    first_story = out.count("(0,0) 전투")  # cells as a player writes them in Korean text (issue 17)
+    assert first_story >= 1 and out.count(f"({last}) 전투") == 0
 
 
 def test_json_keeps_every_event():
@@ -51,4 +51,4 @@ def test_a_small_combat_is_told_in_full():
                      "B": [{"id": "b", "name": "y", "lv": 2, "hp": 1, "atk": 1}]}}
     r = CliRunner().invoke(app, ["simulate", "-"], input=yaml.safe_dump({"kind": "combat", "attacker": "A",
                                                                          "cells": cells}))
-    assert r.exit_code == 0 and "처음" not in r.stdout and "0,0 전투" in r.stdout
+    assert r.exit_code == 0 and "처음" not in r.stdout and "(0,0) 전투" in r.stdout

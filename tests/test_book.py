@@ -414,3 +414,193 @@ def test_hostile_data_text_is_escaped(tree):
     assert "<b>굵게</b>" not in fh and HOSTILE not in fh
     md = render_md(f)
     assert "<b>" not in md and "[링크](http" not in md and "\\[링크\\]" in md and "\\*강조\\*" in md
+
+
+# ------------------------------------------------------- 가나다 order, index ----
+def test_collation_key_orders_like_a_korean_dictionary():
+    from flamer_ref.korean import collation_head, collation_heads, collation_key
+
+    words = ["VP", "각", "까치", "가나", "갈", "간", "가", "ㄱ", "필드 10자리", "(대응)", "대응턴", "대응 셀", "값", "꽃",
+             "기물 SP", "기물 카드", "Lv 동률", "MOV", "sp 발동", "SP", "32대 라루나피", "2단계", "필드 5자리", "괄", "과",
+             "ㅎ", "힘", "나"]
+    assert sorted(words, key=collation_key) == [
+        "ㄱ", "가", "가나", "각", "간", "갈", "값",  # syllable by syllable (가나 before 각), finals in order
+        "과", "괄",                                   # ㅘ after ㅏ…ㅗ
+        "기물 카드", "기물 SP",                        # Hangul before Latin inside a word too
+        "까치", "꽃",                                 # ㄲ right after ㄱ
+        "나", "(대응)", "대응 셀", "대응턴",             # brackets and spaces do not count
+        "필드 5자리", "필드 10자리",                    # a digit run is its number
+        "ㅎ", "힘",
+        "Lv 동률", "MOV", "SP", "sp 발동", "VP",        # then Latin, case ignored
+        "2단계", "32대 라루나피"]                        # then digits
+    assert [collation_head(w) for w in ("까치", "(대응)", "뜻", "빵", "쌀", "짝", "sp", "32대", "ㅎ")] == \
+           ["ㄱ", "ㄷ", "ㄷ", "ㅂ", "ㅅ", "ㅈ", "A–Z", "0–9", "ㅎ"]
+    assert collation_heads()[:3] == ("ㄱ", "ㄴ", "ㄷ") and collation_heads()[-2:] == ("A–Z", "0–9")
+    assert "ㄲ" not in collation_heads()
+
+
+def test_glossary_is_in_korean_order_everywhere(corpus, book, html):
+    from typer.testing import CliRunner
+
+    from flamer_ref.cli import app
+    from flamer_ref.korean import collation_key
+    from flamer_ref.site import glossary_groups
+
+    want = [t["term"] for t in sorted(corpus.terms.values(), key=lambda t: collation_key(t["term"]))]
+    assert want != [t["term"] for t in corpus.terms.values()]  # the data is in topic order: the sort does something
+    assert want[0] == "가치" and want[-4:] == ["Lv 동률", "MOV", "SP", "VP"]
+    # the book: its model, and the page (the glossary entries in the order of the HTML), under their letters
+    assert [t["term"] for t in book["glossary"]] == want
+    ids = re.findall(r'<div class="glossary-item" id="([^"]+)"', html)
+    assert [corpus.terms[i]["term"] for i in ids] == want
+    heads = [g["head"] for g in book["glossary_groups"]]
+    assert heads[0] == "ㄱ" and heads[-1] == "A–Z" and len(heads) == len(set(heads))
+    part = html[html.index('id="part.glossary"'):html.index('id="part.index"')]
+    assert re.findall(r'<h3 class="letter" id="glossary\.[^"]+"[^>]*>([^<]+)</h3>', part) == heads
+    # the site's glossary page
+    assert [t["term"] for g in glossary_groups(book) for t in g["terms"]] == want
+    # `flamer term` without a term: text and JSON
+    r = CliRunner().invoke(app, ["term", "--json"])
+    assert [t["term"] for t in json.loads(r.stdout)["terms"]] == want
+    r = CliRunner().invoke(app, ["term"])
+    lines = [line for line in r.stdout.splitlines()[1:] if line.strip()]
+    assert len(lines) == len(want) and all(line.startswith(w + " ") for line, w in zip(lines, want)), lines
+
+
+def test_index_lists_every_term_alias_card_and_keyword(corpus, book):
+    from flamer_ref.korean import collation_head, collation_key
+
+    entries = {e["word"]: e for g in book["index"] for e in g["entries"]}
+    order = [e["word"] for g in book["index"] for e in g["entries"]]
+    assert order == sorted(order, key=collation_key)
+    assert all(collation_head(e["word"]) == g["head"] for g in book["index"] for e in g["entries"])
+    anchors = book["anchors"]
+    for t in corpus.terms.values():
+        e = entries[t["term"]]
+        assert {"anchor": t["id"], "kind": "term", "title": t["term"], "main": True} in e["locs"], t["term"]
+        for c in t["clauses"]:
+            assert c in [loc["anchor"] for loc in e["locs"]]
+        for a in t["aliases"]:
+            if a != t["term"]:
+                assert {"word": t["term"], "anchor": "ix." + t["id"]} in entries[a]["see"], a
+    for name in corpus.cards:
+        e = entries[name]
+        assert [loc for loc in e["locs"] if loc["main"]] == \
+               [{"anchor": card_anchor(name), "kind": "card", "title": name, "main": True}], name
+    for cid, c in corpus.clauses.items():
+        for k in c["keywords"]:
+            assert cid in [loc["anchor"] for loc in entries[" ".join(k.split())]["locs"]], (cid, k)
+    # every place is in the book, in the book's order, once
+    position = {a: n for n, a in enumerate(anchors)}
+    for e in entries.values():
+        places = [loc["anchor"] for loc in e["locs"]]
+        assert all(a in anchors for a in places) and len(places) == len(set(places))
+        assert places == sorted(places, key=position.__getitem__)
+        assert e["locs"] or e["see"]
+        for s in e["see"]:
+            assert anchors.get(s["anchor"]) == "index"
+    # a card named in a clause's text is found there (폭약: the clause on its explosion)
+    assert any(loc["kind"] == "clause" for loc in entries["폭약"]["locs"])
+    # places only where they are in this book: a book of 9/23 has no later ruling in its index
+    early = build_book(corpus, "2026-09-23")
+    later = {r for r, x in corpus.rulings.items() if x["date"] > "2026-09-23"}
+    places = {loc["anchor"] for g in early["index"] for e in g["entries"] for loc in e["locs"]}
+    assert later and not places & later
+
+
+def test_index_in_the_html(book, html, page):
+    part = html[html.index('id="part.index"'):]
+    part = part[:part.index("</section>")]
+    assert 'data-pdf-index' in html[html.index('id="part.index"') - 60:html.index('id="part.index"') + 60]
+    n = sum(len(g["entries"]) for g in book["index"])
+    assert part.count("<li") == n > 500
+    assert f"{n}개를 가나다순으로" in part
+    # one link per place, to the place; the letters to jump to
+    links = re.findall(r'<a class="loc( main)?" href="#([^"]+)">', part)
+    assert len(links) == sum(len(e["locs"]) for g in book["index"] for e in g["entries"])
+    assert set(a for _, a in links) <= set(page.ids)
+    assert re.findall(r'<h3 class="letter" id="index\.[^"]+"[^>]*>([^<]+)</h3>', part) == [g["head"] for g in book["index"]]
+    toc = html[html.index('id="part.toc"'):html.index('id="part.rules"')]
+    assert '<a href="#part.index">7. 찾아보기</a>' in toc
+    # the part order: the index is the last part
+    assert html.index('id="part.glossary"') < html.index('id="part.index"') < html.index('class="colophon"')
+
+
+# --------------------------------------------------------- progress, done line ----
+def _on_a_terminal(args: list[str], env: dict) -> tuple[int, str]:
+    """Run flamer with stderr on a pseudo-terminal (stdout to /dev/null): exit code and what the terminal got."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "flamer_ref", *args], stderr=slave, stdout=subprocess.DEVNULL,
+                         cwd=ROOT, env={**os.environ, **env})
+    os.close(slave)
+    got = b""
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the other end closed
+                    break
+                if not chunk:
+                    break
+                got += chunk
+            elif p.poll() is not None:
+                break
+        p.wait(timeout=120)
+    finally:
+        os.close(master)
+    return p.returncode, got.decode("utf-8", "replace")
+
+
+def test_book_shows_progress_on_a_terminal_and_a_done_line(tree, tmp_path):
+    """A terminal watching stderr sees one line rewritten in place (\\r) that names the counts and the step,
+    then the done line with the pages and the size; a pipe gets the done line only (no \\r)."""
+    from flamer_ref import pdf
+
+    try:
+        pdf.korean_font()
+        pdf._load_weasyprint()
+    except pdf.PdfError as exc:
+        pytest.skip(f"PDF engine not usable here: {exc.message.splitlines()[0]}")
+    env = {"FLAMER_DATA": str(tree.root), "FLAMER_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "200"}
+    out = tmp_path / "작은 책.pdf"
+    code, screen = _on_a_terminal(["book", "--format", "pdf", "-o", str(out)], env)
+    assert code == 0, screen
+    updates = screen.split("\r")
+    shown = [u.strip() for u in updates if u.strip()]
+    assert "핸드북 만드는 중… 조항 2 · 예시 1 — 시나리오를 엔진으로 푸는 중(1/3)" in shown
+    assert any(re.fullmatch(r"핸드북 만드는 중… 조항 2 · 예시 1 · 그림 1 — PDF 조판 중\(2/3\) \d+쪽", u) for u in shown), shown
+    assert any(u.startswith("핸드북 만드는 중… 조항 2 · 예시 1 · 그림 1 — 파일 쓰는 중(3/3)") for u in shown), shown
+    from pypdf import PdfReader
+
+    pages = len(PdfReader(str(out)).pages)
+    size = out.stat().st_size
+    done = f"핸드북을 썼습니다: {out} ({pages}쪽, {size / 1e6:.1f} MB)" if size >= 1e5 else \
+        f"핸드북을 썼습니다: {out} ({pages}쪽, {round(size / 1000):,} KB)"
+    assert shown[-1] == done, shown[-3:]
+    assert screen.rstrip().endswith(done) and "␍" not in screen  # the \r is a real carriage return
+    # the line before the done line was blanked out (spaces over the progress, then \r)
+    assert re.search(r"\r +\r" + re.escape(done), screen)
+    # not a terminal: no progress, only the done line
+    p = run("book", "-o", str(tmp_path / "b.html"), env=env)
+    assert p.returncode == 0 and p.stderr.startswith("핸드북을 썼습니다: ") and "\r" not in p.stderr
+    assert re.fullmatch(r"핸드북을 썼습니다: \S+b\.html \([\d,]+ KB\)\n", p.stderr), p.stderr
+
+
+def test_done_line_goes_to_stderr_when_the_page_goes_to_stdout(tree, tmp_path):
+    env = {"FLAMER_DATA": str(tree.root), "FLAMER_CACHE_DIR": str(tmp_path / "cache")}
+    p = run("faq", "--format", "md", env=env)
+    assert p.returncode == 0 and p.stdout.startswith("#") and "썼습니다" not in p.stdout
+    size = len(p.stdout.encode("utf-8"))
+    unit = f"{round(size / 1000):,} KB" if size >= 1000 else f"{size:,}바이트"
+    assert p.stderr == f"FAQ 페이지를 썼습니다: 표준 출력 ({unit})\n"
+    p = run("book", env=env)
+    assert p.returncode == 0 and p.stdout.startswith("<!doctype html>")
+    assert re.fullmatch(r"핸드북을 썼습니다: 표준 출력 \([\d.,]+ (KB|MB)\)\n", p.stderr), p.stderr
+    # --json: the summary only, nothing said on stderr
+    p = run("book", "--json", env=env)
+    assert p.returncode == 0 and p.stderr == "" and json.loads(p.stdout)["kind"] == "book"

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 
 from flamer_ref.corpus import load
 
@@ -16,8 +15,7 @@ from flamer_ref.corpus import load
 def run(*args, env=None):
     e = dict(os.environ)
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=e, timeout=60)
+    return flamer_fork.run(*args, env=e, timeout=60)  # a real process, forked from a warm interpreter
 
 
 def run_json(*args):
@@ -105,7 +103,7 @@ def test_bad_date_is_a_korean_usage_error():
     for args in (("rulings", "--since", "2026-13-01"), ("rule", "combat.occurs", "--as-of", "2026-9-4"),
                  ("search", "정착", "--as-of", "어제")):
         p = run(*args)
-        assert p.returncode == 2 and "YYYY-MM-DD" in p.stderr and "Traceback" not in p.stderr, args
+        assert p.returncode == 2 and "2026-09-24, 9/24, 09-24, 9월 24일" in p.stderr and "Traceback" not in p.stderr, args
 
 
 def test_card_json_contract_and_unknown_stats_are_null():
@@ -147,7 +145,7 @@ def test_cards_filters():
     assert "잠복군" in {c["name"] for c in moving}
     assert len(all_cards) == len(load().cards)
     p = run("cards", "--faction", "XYZ")
-    assert p.returncode == 1 and "진영" in p.stderr
+    assert p.returncode == 2 and "--faction" in p.stderr and "진영" in p.stderr  # a bad option value: usage error
 
 
 def test_term_lookup():

@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 
 from flamer_ref.corpus import load
 
@@ -20,8 +21,7 @@ def run(*args, env=None, input=None):
     e = dict(os.environ)
     e.pop("_FLAMER_COMPLETE", None)
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=e, timeout=60, input=input)
+    return flamer_fork.run(*args, env=e, timeout=60, input=input)  # a real process, forked from a warm interpreter
 
 
 def no_traceback(p):
@@ -61,9 +61,11 @@ ALLOWED = {
     # option values people type
     "clause", "ruling", "faq", "example", "card", "term", "piece", "special", "true", "false", "yes", "no",
     # scenario keys and kinds (English stays valid in scenario files)
-    "kind", "combat", "move", "victory", "field", "round", "as_of", "combat_order",
+    "kind", "combat", "move", "victory", "field", "round", "game", "as_of", "combat_order",
     # the game's abbreviations
     "DGM", "BGM", "Lv", "lv", "HP", "hp", "ATK", "atk", "cost", "SP", "MOV", "VP",
+    # names of things outside the project (flamer site: the engine runs on Pyodide, fetched from npm)
+    "Pyodide", "npm",
 }
 # the English that typer/click would print and that must never show
 FORBIDDEN = ("[required]", "[default", "<int range>", "<str>", "<integer>", "x>=", "x<=", "Usage:", "Show this message",
@@ -120,12 +122,12 @@ USAGE_ERRORS = [
     (("search", "x", "--limit"), "값이 필요"),
     (("search", "x", "--lim", "3"), "--limit"),
     (("search",), "검색어"),
-    (("card",), "카드이름이 빠졌습니다"),
-    (("rule",), "빠졌습니다"),
+    (("card",), "카드이름을 적지 않았습니다"),
+    (("rule",), "적지 않았습니다"),
     (("serch", "x"), "search"),
     (("nosuchcommand",), "nosuchcommand"),
     (("faq", "--format", "docx"), "docx"),
-    (("rulings", "--since", "2026-13-01"), "YYYY-MM-DD"),
+    (("rulings", "--since", "2026-13-01"), "9월 24일"),
     (("rule", "combat.occurs", "--as-of", "어제"), "9월 24일"),
 ]
 
@@ -297,7 +299,7 @@ def test_json_error_not_found_lists_nearest():
 
 
 def test_json_error_bad_input_and_data_error(tmp_path):
-    d = json_error("cards", "--faction", "XYZ")
+    d = json_error("fight", "거신")  # (a bad option value such as cards --faction XYZ is a usage error, exit 2)
     assert d["error"]["code"] == "bad-input" and "candidates" not in d
     f = tmp_path / "s.yaml"
     f.write_text("kind: move\nattacker: A\nbogus: 1\ncells:\n  \"1,1\": {A: [{id: a, card: 수문장}]}\n", encoding="utf-8")

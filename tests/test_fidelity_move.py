@@ -52,7 +52,7 @@ def test_standoff_cell_in_a_move_scenario_json(tmp_path):
     d = json.loads(r.stdout)
     assert d["encounters"] == [] and d["valid"] is True
     r = CliRunner().invoke(app, ["simulate", str(f)])
-    assert "대립 셀 2,2" in r.stdout
+    assert "대립 셀 (2,2)" in r.stdout  # cells in parentheses in Korean text (issue 17)
 
 
 def test_a_piece_may_enter_a_full_friendly_cell_that_another_leaves():

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def flamer(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True, cwd=ROOT,
-                          input=stdin if stdin is not None else "")
+    # a real process, forked from a warm interpreter
+    return flamer_fork.run(*args, cwd=ROOT, input=stdin if stdin is not None else "", timeout=120)
 
 
 # (line, extra options) — the issue's two lines first, then the everyday disputes
@@ -95,13 +95,14 @@ def test_ambiguous_name_lists_candidates_and_stops():
     assert not r.stdout.strip()
 
 
-def test_missing_stats_without_terminal_is_one_error_listing_all():
+def test_missing_stats_without_terminal_is_one_error_listing_what_the_verdict_needs():
+    """Issue 16 item 5: only the values the verdict reads are asked for (it listed 개미's Lv, HP, ATK and
+    봉수장's Lv, HP up front): 개미 attacks first, so its ATK is needed and nothing else yet."""
     r = flamer("fight", "개미 vs 수문장, 봉수장(정착)")
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     lines = [ln for ln in r.stderr.splitlines() if ln.strip().startswith("-")]
-    assert len(lines) == 2  # 개미 (Lv, HP, ATK) and 봉수장 (Lv, HP; settled, so no ATK)
-    assert "Lv, HP, ATK" in lines[0] and "봉수장" in lines[1] and "ATK" not in lines[1]
+    assert len(lines) == 1 and "개미: ATK" in lines[0] and "봉수장" not in r.stderr, r.stderr
 
 
 def test_missing_stats_json_error():
@@ -118,9 +119,9 @@ def test_missing_stats_asked_at_a_terminal():
     pid, fd = pty.fork()
     if pid == 0:  # child: stdin/stdout/stderr are the pty
         os.chdir(ROOT)
-        os.execv(sys.executable, [sys.executable, "-m", "flamer_ref", "fight", "개미 vs 장인(정착)", "--brief"])
+        os.execv(sys.executable, [sys.executable, "-m", "flamer_ref", "fight", "수문장 vs 개미", "--brief"])
     out = b""
-    answers = iter(["1", "x", "2", "1"])  # Lv, a wrong answer, HP, ATK
+    answers = iter(["x", "2", "1"])  # a wrong answer, HP, then ATK (asked once the HP shows 개미 survives)
     try:
         while True:
             r, _, _ = select.select([fd], [], [], 20)
@@ -139,7 +140,9 @@ def test_missing_stats_asked_at_a_terminal():
         _, status = os.waitpid(pid, 0)
     text = out.decode("utf-8", "replace")
     assert os.waitstatus_to_exitcode(status) == 0, text
-    assert "개미의 Lv이 카드 데이터에 없습니다" in text and "HP가" in text
+    assert "개미의 HP(체력)가 카드 데이터에 없습니다" in text and "개미의 ATK" in text
+    assert "Lv" not in text.split("판정:")[0]  # a lone 개미 is never compared: its Lv is not asked
+    assert "직접 넣은 값 개미 HP 2, 개미 ATK 1(카드 데이터 아님)" in text
     assert "정수가 아닙니다" in text
     assert "Traceback" not in text
 

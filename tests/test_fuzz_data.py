@@ -263,3 +263,138 @@ def test_corrupt_cache_never_changes_an_answer(seed, clean_tree, clean_answers, 
     for path in cache.iterdir():
         kind = {".corpus": b"C", ".index": b"I", ".pairs": b"P", ".similar": b"S"}[path.suffix]
         assert corpus_mod._read_cache(path, kind) is not None, (what, path.name)
+
+
+# ------------------------------------------------------- many broken references ----
+# (issue 20, fault 5: a data tree with hundreds of broken references took 40 s through a cubic
+# duplicate check and printed one line per reference.) Seeded trees: a widely cited id renamed, a
+# top-level key misspelt (every id of a kind gone) or hundreds of clauses citing ids that do not exist.
+N_REF_CASES = max(1, int(6 * SCALE))
+#: a person's problem list is bounded (errors.render_problems): 40 entries, each with a "same problem" line,
+#: ten per-file "… 외 N건" lines, one for the other files, one pointing at validate --json, and the head
+SHOWN_LINES = 1 + 40 * 2 + 10 + 1 + 1
+
+
+def _rename_cited_id(rng, root: Path) -> str:
+    path = root / "rules" / "sources.yaml" if rng.random() < 0.5 else root / "rules" / "rulings.yaml"
+    text = path.read_text(encoding="utf-8")
+    ids = re.findall(r"(?m)^- id: (\S+)$", text)
+    old = rng.choice(ids)
+    path.write_text(text.replace(f"- id: {old}\n", f"- id: {old}x\n"), encoding="utf-8")
+    return f"renamed {old}"
+
+
+def _misspell_top_key(rng, root: Path) -> str:
+    rel, key = rng.choice([("rules/sources.yaml", "sources"), ("rules/rulings.yaml", "rulings"),
+                           ("rules/clauses/combat.yaml", "clauses"), ("cards/cards.yaml", "cards")])
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    typo = key[0] + key[2] + key[1] + key[3:]
+    path.write_text(re.sub(rf"(?m)^{key}:", f"{typo}:", text, count=1), encoding="utf-8")
+    return f"{rel}: {key} → {typo}"
+
+
+def _broken_see_also(rng, root: Path) -> str:
+    n = rng.randrange(200, 600)
+    targets = [f"combat.gone{rng.randrange(n)}" if rng.random() < 0.8 else "combat.step7.swep" for _ in range(n)]
+    path = root / "rules" / "clauses" / "combat.yaml"
+    with path.open("a", encoding="utf-8") as fh:
+        for i, t in enumerate(targets):
+            refs = t if rng.random() < 0.7 else ", ".join([t] * rng.randrange(2, 5) + targets[:rng.randrange(1, 20)])
+            fh.write(f"- id: combat.extra{i}\n  title: 덧붙인 조항 {i}\n  source: page.combat\n  text: 본문.\n"
+                     f"  see_also: [{refs}]\n")
+    return f"{n} clauses with broken see_also"
+
+
+BREAKERS = {"rename": _rename_cited_id, "top-key": _misspell_top_key, "see-also": _broken_see_also}
+
+
+@pytest.mark.parametrize("seed", range(SEED0, SEED0 + N_REF_CASES))
+def test_many_broken_references(seed, clean_tree, tmp_path, monkeypatch):
+    from flamer_ref.errors import Problem
+
+    rng = random.Random(2000 + seed)
+    root = tmp_path / "data"
+    shutil.copytree(clean_tree, root)
+    how = sorted(BREAKERS)[seed % len(BREAKERS)]
+    what = f"seed {seed}: {BREAKERS[how](rng, root)}"
+    # the work: Problem comparisons and the ids a "did you mean" search compares a word with
+    work = {"eq": 0, "compared": 0}
+    real_eq, real_nearest = Problem.__eq__, corpus_mod._nearest
+
+    def eq(a, b):
+        work["eq"] += 1
+        assert work["eq"] <= 20_000, (what, "Problem comparisons")  # the old check made ~10^7
+        return real_eq(a, b)
+
+    def nearest(word, options):
+        work["compared"] += len(options)
+        return real_nearest(word, options)
+
+    monkeypatch.setattr(Problem, "__eq__", eq)
+    monkeypatch.setattr(corpus_mod, "_nearest", nearest)
+    v = invoke("validate", "--data", str(root), "--json", data=root)
+    obj = clean_error(v, what)
+    problems = [(p["file"], p["line"], p["key"], p["message"], p["fix"]) for p in obj["problems"]]
+    assert len(problems) == len(set(problems)), what  # every problem, once
+    assert len(v.stderr.splitlines()) <= SHOWN_LINES, (what, len(v.stderr.splitlines()))
+    assert work["compared"] <= 50_000 + 200, (what, work)  # the suggestion budget (one search may finish it)
+    broken = {m for *_, m, _f in problems if "찾을 수 없습니다" in m}
+    for message in broken:  # a target cited many times is said once to a person (or counted among the rest)
+        assert v.stderr.count(message) <= 1, (what, message)
+    r = invoke("rule", RULE, "--json", data=root)
+    if r.exit_code:
+        clean_error(r, what)
+        assert len(r.stderr.splitlines()) <= SHOWN_LINES, what
+
+
+# ---------------------------------------------- a scalar where a list belongs ----
+# (issue 20, fault 11: `clauses: 7` in a clause file was an internal error.) Every top-level key of
+# every kind of data file, given a value of another type: one Korean problem naming the file and key.
+TOP_LEVEL = [("rules/clauses/combat.yaml", "section"), ("rules/clauses/combat.yaml", "clauses"),
+             ("rules/examples/combat.yaml", "examples"), ("rules/sources.yaml", "sources"),
+             ("rules/rulings.yaml", "rulings"), ("rules/faq.yaml", "faq"), ("rules/glossary.yaml", "terms"),
+             ("rules/timing.yaml", "timings"), ("rules/synonyms.yaml", "synonyms"),
+             ("rules/phrasings.yaml", "phrasings"), ("cards/cards.yaml", "cards"), ("cards/effects.yaml", "effects"),
+             ("rules/boards/example.yaml", "width"), ("rules/boards/example.yaml", "adjacency"),
+             ("rules/boards/example.yaml", "homes"), ("rules/boards/example.yaml", "values")]
+WRONG = ["7", "1.5", "true", "-3", "abc", "''", "{a: 1}", "[x]", "'2026-09-24'"]
+#: each key gets values of two kinds, the kinds turning from key to key (FLAMER_FUZZ_SEED shifts them,
+#: FLAMER_FUZZ_SCALE=5 gives every key every kind)
+WRONG_CASES = [(rel, key, WRONG[(i + SEED0 + 4 * k) % len(WRONG)])
+               for i, (rel, key) in enumerate(TOP_LEVEL) for k in range(max(2, int(2 * SCALE)))]
+
+
+def _set_top_key(text: str, key: str, value: str) -> str:
+    """`key: value` in place of the key's whole block (its value, indented or list lines, comments)."""
+    out, skip = [], False
+    for line in text.splitlines(keepends=True):
+        if re.match(rf"{re.escape(key)}:", line):
+            out.append(f"{key}: {value}\n")
+            skip = True
+            continue
+        if skip and (line[:1] in (" ", "-", "\t", "#") or not line.strip()):
+            continue
+        skip = False
+        out.append(line)
+    return "".join(out)
+
+
+@pytest.mark.parametrize("rel,key,value", WRONG_CASES, ids=[f"{r}:{k}={v}" for r, k, v in WRONG_CASES])
+def test_a_wrong_type_at_a_top_level_key(rel, key, value, clean_tree, tmp_path):
+    root = tmp_path / "data"
+    shutil.copytree(clean_tree, root)
+    path = root / rel
+    path.write_text(_set_top_key(path.read_text(encoding="utf-8"), key, value), encoding="utf-8")
+    what = f"{rel}: {key}: {value}"
+    v = invoke("validate", "--data", str(root), "--json", data=root)
+    if v.exit_code == 0:  # a value the key accepts (an empty list, say)
+        return
+    obj = clean_error(v, what)
+    assert obj["problems"][0]["file"] == rel, (what, obj["problems"][:3])
+    assert key in json.dumps(obj["problems"][0], ensure_ascii=False), (what, obj["problems"][0])
+    assert len(v.stderr.splitlines()) <= SHOWN_LINES, what
+    if rel.startswith("cards/effects") or rel.startswith("rules/boards"):
+        r = invoke("fight", "거신 vs 별마대, 행성굴착기(정착)", "--json", data=root)
+        if r.exit_code:
+            clean_error(r, what)

@@ -163,8 +163,8 @@ def slots(draw) -> list:
 
 @st.composite
 def common_top(draw, kind: str) -> dict:
-    ko = {"combat": "전투", "move": "이동", "victory": "승리확인", "field": "필드", "round": "라운드"}[kind]
-    return {"kind": draw(st.sampled_from([kind, ko, ko + "턴" if kind != "round" else ko])),
+    ko = {"combat": "전투", "move": "이동", "victory": "승리확인", "field": "필드", "round": "라운드", "game": "게임"}[kind]
+    return {"kind": draw(st.sampled_from([kind, ko, ko + "턴" if kind not in ("round", "game") else ko])),
             "title": draw(st.sampled_from(TITLES)), "as_of": draw(st.sampled_from(DATES))}
 
 
@@ -383,6 +383,48 @@ def round_doc(draw) -> dict:
     return draw(keyed("top", doc))
 
 
+# -------------------------------------------------------------------------- game ----
+@st.composite
+def game_doc(draw) -> dict:
+    """A record of 1–4 rounds on one board, the players alternating; each entry's plays are drawn
+    against the starting cells (later rounds may name pieces that moved, were captured or never came)."""
+    player, other = draw(st.sampled_from(SIDE_PAIRS))
+    board, w, h = draw(board_spec(values=True, homes_for=(other, player)))
+    ids = Ids()
+    cells = draw(placed_cells(player, other, ids, w, h, n_max=4))
+    doc = draw(common_top("game"))
+    doc.update(first_player=player, board=board, cells=cells)
+    if draw(st.booleans()):
+        doc["first_round"] = True
+    if draw(st.booleans()):
+        doc["vp"] = {player: draw(st.integers(0, 6)), other: draw(st.integers(0, 6))}
+    if draw(st.booleans()):
+        doc["dor"] = {player: draw(st.integers(0, 30)), other: draw(st.integers(0, 30))}
+    if draw(st.booleans()):
+        doc["field"] = {player: draw(slots()), other: draw(slots())}
+    rounds = []
+    for k in range(draw(st.integers(1, 4))):
+        side, opp = (player, other) if k % 2 == 0 else (other, player)
+        entry: dict = {"player": side} if draw(st.booleans()) else {}
+        activate, moves = draw(move_block(side, cells, w, h))
+        if activate or moves:
+            entry["move"] = draw(keyed("turn_move", {"activate": activate, "moves": moves}))
+        if draw(st.integers(0, 3)) == 0:
+            entry["response"] = draw(declarations(side, opp, cells, max_n=2))
+        if draw(st.integers(0, 2)) == 0:
+            entry["produce"] = [draw(keyed("produce", {"card": draw(st.sampled_from(KNOWN_PIECES)),
+                                                       "cell": draw(st.sampled_from(list(cells)))}))]
+        mine = piece_ids(cells, side)
+        if mine and draw(st.booleans()):
+            entry["blackout"] = [draw(keyed("blackout", {"piece": draw(st.sampled_from(mine)),
+                                                         "to": draw(st.sampled_from(["mobile", "settled"]))}))]
+        if doc.get("field") and draw(st.integers(0, 3)) == 0:
+            entry["field_actions"] = {side: draw(st.lists(field_action(), max_size=2))}
+        rounds.append(draw(keyed("round_entry", entry)))
+    doc["rounds"] = rounds
+    return draw(keyed("top", doc))
+
+
 # ------------------------------------------------------------------------ running ----
 class Hang(BaseException):
     """Not an Exception: the CLI's catch-all must not swallow it."""
@@ -528,6 +570,35 @@ def test_round_scenarios(doc):
     cells = doc.get("cells", doc.get("셀"))
     assert set(piece_ids(cells)) <= set(res["pieces"])
     assert len(res["pieces"]) >= n_pieces(cells)  # production only adds
+
+
+@fuzz(100)
+@given(doc=game_doc())
+def test_game_scenarios(doc):
+    res = checked(doc)
+    if res is None:
+        return
+    assert res["kind"] == "game"
+    fin = res["final"]
+    on_board = [p["id"] for by_side in fin["cells"].values() for lst in by_side.values() for p in lst]
+    ended = _ended_places(fin, on_board)
+    _once(ended)
+    assert sorted(ended) == sorted(res["pieces"])  # no piece lost or made up across the rounds
+    played = len(res["rounds"])
+    assert 1 <= played <= res["rounds_written"]
+    assert [r["round"] for r in res["rounds"]] == list(range(1, played + 1))
+    assert [r["player"] for r in res["rounds"]] == [(res["first_player"], res["second_player"])[k % 2]
+                                                    for k in range(played)]
+    if res["ended"] is not None:
+        assert res["ended"]["round"] == played and res["ended"]["winner"] == res["rounds"][-1]["player"]
+    else:
+        assert played == res["rounds_written"]
+    fi = res["first_illegal"]
+    if fi is not None:
+        assert 1 <= fi["round"] <= played and fi["message"] and fi["clause"]
+    assert all(u.get("message") for u in res["unresolved"])
+    for r in res["rounds"]:  # VP never falls
+        assert all(r["final"]["vp"][s] >= r["vp_before"].get(s, 0) for s in r["final"]["vp"])
 
 
 @fuzz(40)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from flamer_ref import corpus as corpus_mod
+from flamer_ref import searchindex
 from flamer_ref.search import search
 
 from conftest import write_minimal_corpus
@@ -28,7 +29,7 @@ def _fresh(monkeypatch, cache: Path):
 def _answers(root: Path):
     corpus_mod._MEMO.clear()
     c = corpus_mod.load(root)
-    idx = corpus_mod.load_index(root)
+    idx = searchindex.load_index(root)
     hits = [r["id"] for r in search(idx, "첫째")]
     hits_cho = [r["id"] for r in search(idx, "ㅊㅉ")]  # 초성: reads the tables the cache keeps apart (.pairs)
     return c.to_plain(), hits, hits_cho
@@ -243,3 +244,32 @@ def test_relative_cache_dir_cannot_leave_the_cache_home(monkeypatch, tmp_path):
     assert cache_dir() == tmp_path / "cachehome" / "flamer_ref"
     monkeypatch.setenv("FLAMER_CACHE_DIR", "mine/sub")
     assert cache_dir() == tmp_path / "cachehome" / "mine" / "sub"
+
+
+def test_the_cache_key_covers_every_module_that_shapes_the_corpus(tmp_path, monkeypatch):
+    """parse() reaches numbering.py (rule numbers), constants, the engine's effect parser …: a cache
+    keyed on four module files answered with a corpus parsed by older code (no `number`), and the
+    templates failed. Every module of the package loaded by a parse must be part of the key."""
+    import sys
+    from pathlib import Path
+
+    from flamer_ref import corpus as corpus_mod
+
+    corpus_mod.parse(corpus_mod.data_root())
+    package = Path(corpus_mod.__file__).resolve().parent
+    loaded = {Path(m.__file__).resolve() for name, m in list(sys.modules.items())
+              if name.startswith("flamer_ref") and getattr(m, "__file__", None)}
+    stats: list[str] = []
+    real_stat = Path.stat
+
+    def recording(self, *args, **kwargs):
+        stats.append(os.fspath(self))
+        return real_stat(self, *args, **kwargs)
+
+    root, files, _ = corpus_mod._paths(None)
+    monkeypatch.setattr(Path, "stat", recording)
+    corpus_mod._signature(root, files)
+    monkeypatch.undo()
+    seen = {Path(p).resolve() for p in stats}
+    missing = sorted(str(p.relative_to(package)) for p in loaded - seen if package in p.parents)
+    assert not missing, f"modules that shape the cached corpus but not its key: {missing}"

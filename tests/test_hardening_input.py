@@ -101,11 +101,13 @@ def test_fifo_without_writer_is_refused_at_once(tmp_path):
 def test_directory_is_refused(tmp_path):
     d = tmp_path / "adir"
     d.mkdir()
-    refused(run("simulate", str(d)), "adir", "디렉터리")
+    refused(run("simulate", str(d)), "adir", "파일이 아니라 폴더입니다")
 
 
 def test_missing_file_still_says_missing(tmp_path):
-    refused(run("simulate", str(tmp_path / "nope.yaml")), "nope.yaml", "파일이 없습니다")
+    p = run("simulate", str(tmp_path / "nope.yaml"))
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    assert p.stderr == f"파일을 찾을 수 없습니다: {tmp_path / 'nope.yaml'}\n"  # issue 17: what, then the file
 
 
 # ----------------------------------------------------------------------------- size ----
@@ -133,10 +135,14 @@ def test_stdin_from_dev_zero_is_capped():
 
 def test_data_files_have_their_own_limit(tmp_path):
     p = tmp_path / "big.yaml"
-    p.write_bytes(b"a: 1\n# " + b"x" * (yamlio.SCENARIO_MAX_BYTES + 10) + b"\n")
-    assert yamlio.read_yaml(p, "rules/big.yaml") == {"a": 1}  # a data file may be bigger than a scenario
+    p.write_bytes(b"a: 1\n# " + b"x" * (yamlio.DATA_MAX_BYTES - 100) + b"\n")
+    assert yamlio.read_yaml(p, "rules/big.yaml") == {"a": 1}  # a data file up to its limit (1.5 MB since issue 20)
+    p.write_bytes(b"a: 1\n# " + b"x" * (max(yamlio.DATA_MAX_BYTES, yamlio.SCENARIO_MAX_BYTES) + 10) + b"\n")
+    with pytest.raises(DataError, match="rules/big.yaml.*너무 큽니다"):
+        yamlio.read_yaml(p, "rules/big.yaml")
     with pytest.raises(DataError, match="너무 큽니다"):
         yamlio.read_scenario(p, "scene.yaml")
+    p.write_bytes(b"a: 1\n# " + b"x" * 2000 + b"\n")
     with pytest.raises(DataError, match="rules/big.yaml.*너무 큽니다"):
         yamlio.read_yaml(p, "rules/big.yaml", max_bytes=1000)
 

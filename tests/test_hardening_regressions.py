@@ -18,6 +18,9 @@ import yaml
 from typer.testing import CliRunner
 
 from flamer_ref import corpus as corpus_mod
+from flamer_ref import searchindex
+from flamer_ref.engine.board import example_board_of
+from flamer_ref.engine.effects import effects_of
 from flamer_ref.cli import app
 from flamer_ref.paths import data_root
 
@@ -168,15 +171,15 @@ def test_example_board_comes_from_the_chosen_data_tree(data_copy):
     # and in the library: a corpus read from a tree uses that tree's board and effects, whatever FLAMER_DATA says
     corpus_mod._MEMO.clear()
     c = corpus_mod.load(data_copy, use_cache=False)
-    assert c.example_board["label"] == "작은 예시 보드"
-    assert corpus_mod.load(use_cache=False).example_board["label"] != "작은 예시 보드"
+    assert example_board_of(c)["label"] == "작은 예시 보드"
+    assert example_board_of(corpus_mod.load(use_cache=False))["label"] != "작은 예시 보드"
 
 
 def test_effects_come_from_the_chosen_data_tree(data_copy):
     (data_copy / "cards" / "effects.yaml").write_text("effects: []\n", encoding="utf-8")
     corpus_mod._MEMO.clear()
-    assert corpus_mod.load(data_copy, use_cache=False).effects == {}
-    assert corpus_mod.load(use_cache=False).effects  # the bundled tree still has its effects
+    assert effects_of(corpus_mod.load(data_copy, use_cache=False)) == {}
+    assert effects_of(corpus_mod.load(use_cache=False))  # the bundled tree still has its effects
 
 
 # ------------------------------------------------- templates are never data ----
@@ -277,10 +280,12 @@ def test_html_escapes_every_input_text(kind):
 
 
 def test_markdown_code_fence_outlasts_backticks_in_input():
-    text = yaml.safe_dump(SCENES["round"], allow_unicode=True)
+    # people read a piece's name, not its id (issue 17): the backticks go in the name the page prints
+    text = yaml.safe_dump(SCENES["round"], allow_unicode=True).replace("'*별*'", "'*별````2````*'")
+    assert "````2````*" in text
     r = invoke("simulate", "-", "--format", "md", input=text)
     fences = [ln for ln in r.stdout.splitlines() if ln.startswith("```")]
-    assert any(f.startswith("`````") for f in fences), fences  # 4 backticks in an id: a fence of 5
+    assert any(f.startswith("`````") for f in fences), fences  # 4 backticks in a name: a fence of 5
     _outside_code(r.stdout)  # every fence closes where it should
 
 
@@ -325,26 +330,33 @@ def test_full_disk_leaves_no_temp_file_and_answers_stay(tmp_path, monkeypatch):
     monkeypatch.setattr(corpus_mod.os, "replace", full)
     corpus_mod._MEMO.clear()
     assert corpus_mod.load(root).to_plain() == expected
-    assert corpus_mod.load_index(root)
+    assert searchindex.load_index(root)
     assert not [p for p in cache.iterdir() if p.suffix == ".tmp" or ".tmp" in p.name] if cache.exists() else True
     monkeypatch.undo()
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(cache))
     corpus_mod._MEMO.clear()
     assert corpus_mod.load(root).to_plain() == expected
+    assert sorted(p.suffix for p in cache.iterdir()) == [".corpus"]  # the index is cached by the search's room
+    assert searchindex.load_index(root)
     assert sorted(p.suffix for p in cache.iterdir()) == [".corpus", ".index", ".pairs"]
 
 
 # ------------------------------------------------------------- unbounded work ----
 def test_thousand_cells_of_ten_rounds_in_seconds():
-    """1,000 cells × 10 rounds each (the largest legal scenario): was a hang, now a few seconds."""
-    cells = {f"{i % 40},{i // 40}": {"A": [{"id": f"a{i}", "name": "x", "lv": 3, "hp": 10, "atk": 1}],
-                                     "B": [{"id": f"b{i}", "name": "y", "lv": 2, "hp": 10, "atk": 1}]}
+    """1,000 cells × 5 rounds each (the largest legal scenario: MAX_TOTAL_ROUNDS is 5,000 since issue 20):
+    was a hang, now a few seconds."""
+    from flamer_ref.engine.combat import MAX_TOTAL_ROUNDS
+
+    rounds = MAX_TOTAL_ROUNDS // 1000
+    cells = {f"{i % 40},{i // 40}": {"A": [{"id": f"a{i}", "name": "x", "lv": 3, "hp": rounds, "atk": 1}],
+                                     "B": [{"id": f"b{i}", "name": "y", "lv": 2, "hp": rounds, "atk": 1}]}
              for i in range(1000)}
     text = yaml.safe_dump({"kind": "combat", "attacker": "A", "cells": cells})
     r = invoke("simulate", "-", "--json", input=text)  # its time: benchmarks/big_scenario.py
     assert r.exit_code == 0, r.stderr
     res = json.loads(r.stdout)
-    assert len(res["cells"]) == 1000 and res["cells"]["0,0"]["rounds"] == 10
+    assert len(res["cells"]) == 1000 and res["cells"]["0,0"]["rounds"] == rounds
+    assert not res["unresolved"]  # every cell computed in full: the budget is just enough
     assert sorted(res["prisoners"]["A"]) == sorted(f"b{i}" for i in range(1000))
 
 
@@ -368,7 +380,7 @@ def test_rounds_of_all_cells_together_are_bounded():
     gaps = [u for u in res["unresolved"] if u["reason"] == "round-limit"]
     assert len(gaps) == n - len(decided)
     assert all(u["total"] == MAX_TOTAL_ROUNDS and u["limit"] < MAX_ROUNDS for u in gaps)
-    assert "모든 셀을 합친 계산 한도" in gaps[0]["message"] and "10,000" in gaps[0]["message"]
+    assert "모든 셀을 합친 계산 한도" in gaps[0]["message"] and f"{MAX_TOTAL_ROUNDS:,}" in gaps[0]["message"]
     for c in res["cells"].values():  # stopped cells: nobody captured, both still there
         if c["end"] == "stalemate":
             assert c["occupant"] is None and all(c["survivors"].values())

@@ -170,7 +170,8 @@ def test_scenario_title_and_piece_id_with_escapes(fmt):
     assert p.returncode == 0, p.stderr.decode()
     _assert_clean(p.stdout + p.stderr)
     out = p.stdout.decode("utf-8").replace("\\[", "[").replace("\\]", "]")  # md escapes brackets
-    assert "␛]0;pwned␇" in out and "g␛[31mk1␇" in out
+    # the id is never printed for people (issue 17: the card name 수문장 is), the title is, made visible
+    assert "␛]0;pwned␇" in out and "31mk1" not in out and "수문장" in out
     if fmt == "html":
         assert "<script>제목" not in out
 

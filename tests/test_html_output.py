@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from flamer_ref import diagram
 from flamer_ref.cli import app
+from flamer_ref.people import piece_names
 from flamer_ref.corpus import load
 from flamer_ref.engine.turns import parse_any, run_any
 from flamer_ref.render import md_escape
@@ -214,6 +215,22 @@ actions:
 - {place: 별마대, slot: 3, face: up}
 - {place: 개미, slot: 1, face: down}
 """,
+    "game": """\
+kind: game
+title: "<script>alert(1)</script> 게임 <img src=x onerror=1>"
+first_player: "<script>alert(1)</script>"
+board: {width: 5, height: 5, homes: {"<img src=x onerror=1>": ["4,4"]}}
+cells:
+  "1,1":
+    "<script>alert(1)</script>":
+    - {id: "<img src=x onerror=1>", card: 수문장}
+  "2,2":
+    "<img src=x onerror=1>":
+    - {id: "<script>x</script>", name: "<img src=x onerror=1>", lv: 1, hp: 1, atk: 1, state: settled}
+rounds:
+- move: {activate: ["1,1"], moves: [{piece: "<img src=x onerror=1>", path: ["2,2", "3,3"]}]}
+- move: {activate: ["2,2"], moves: [{piece: "<script>x</script>", path: ["1,1"]}]}
+""",
 }
 
 
@@ -277,7 +294,8 @@ def test_combat_cards_show_faces_and_fates(corpus):
     (scene,) = diagram.combat_cells(data)
     assert scene["cell"] == "2,4" and scene["outcome"] == {"word": "won", "args": {"side": "DGM", "rounds": 4}}
     hatched = [i for i in scene["items"] if i["el"] == "rect" and str(i["fill"]).startswith("url(#cb0-hatch")]
-    assert {i["tip"] for i in hatched} == {"drill", "amp"}  # the two pieces set face down
+    # the two pieces set face down, named by their cards (issue 17: no piece id in front of a person)
+    assert {i["tip"] for i in hatched} == {"행성굴착기", "증폭기"}
     assert all(i["dash"] for i in hatched)
     fates = {i["word"]: i["args"] for i in texts(scene) if (i["word"] or "").startswith("fate-")}
     assert set(fates) == {"fate-captured", "fate-survived"}
@@ -327,17 +345,19 @@ def test_move_board_draws_paths_refusals_and_encounters(corpus, tmp_path):
     fig = diagram.move_boards(data)
     before, after = fig["before"], fig["after"]
     lines = [i for i in before["items"] if i["el"] == "polyline"]
-    assert len(lines) == 2
-    ok, refused = lines
-    assert ok["stroke"] == diagram.BLUE["stroke"] and not ok["dash"]
+    # move 2 runs on past the enemy cell (2,2): it stops there (drawn as gone), the rest is refused
+    assert len(lines) == 3
+    ok, went, refused = lines
+    assert ok["stroke"] == went["stroke"] == diagram.BLUE["stroke"] and not ok["dash"] and not went["dash"]
     assert refused["stroke"] == diagram.RED and refused["dash"]
-    assert [i["args"]["nums"] for i in texts(before) if i["word"] == "move-no"] == ["1", "2"]
+    assert [i["args"]["nums"] for i in texts(before) if i["word"] == "move-no"] == ["1·2", "2"]
     assert [i["word"] for i in texts(after)].count("encounter") == 1
     # 25 cells of the 5 x 5 board, drawn as squares; pieces as numbered tokens, the settled one hatched
     assert len([i for i in before["items"] if i["el"] == "rect" and i["w"] == diagram.SQ]) == 25
     tokens = [i for i in after["items"] if i["el"] == "circle" and i["tip"]]
-    assert {t["tip"] for t in tokens} == {"B", "p2", "b1"}
-    assert [t["tip"] for t in tokens if str(t["fill"]).startswith("url(")] == ["b1"]
+    names = piece_names(data)  # tooltips name the pieces as a player reads them, never by id
+    assert {t["tip"] for t in tokens} == {names[p] for p in ("B", "p2", "b1")}
+    assert [t["tip"] for t in tokens if str(t["fill"]).startswith("url(")] == [names["b1"]]
     assert data["board"]["cells"][:3] == ["0,0", "0,1", "0,2"] and data["pieces"]["b1"]["state"] == "settled"
 
 

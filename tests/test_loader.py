@@ -32,7 +32,7 @@ HANGUL = re.compile(r"[가-힣]")
 SCHEMA_FOR = {"sources.yaml": "sources", "rulings.yaml": "rulings", "faq.yaml": "faq",
               "glossary.yaml": "glossary", "cards.yaml": "cards", "timing.yaml": "timing",
               "effects.yaml": "effects", "synonyms.yaml": "synonyms",
-              "phrasings.yaml": "phrasings"}
+              "phrasings.yaml": "phrasings", "numbers.lock.yaml": "numbers"}
 
 
 def schema_name(rel: Path) -> str:
@@ -68,11 +68,11 @@ REAL_FILES = data_files(ROOT)
 def test_real_data_files_found():
     names = {schema_name(p) for p in REAL_FILES}
     assert names == {"sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing", "effects",
-                     "board", "synonyms", "phrasings"}
+                     "board", "synonyms", "phrasings", "numbers"}
 
 
 @pytest.mark.parametrize("name", ["sources", "clauses", "rulings", "faq", "glossary", "examples", "cards", "timing",
-                                  "effects", "board", "synonyms"])
+                                  "effects", "board", "synonyms", "numbers"])
 def test_schema_is_valid_draft_2020_12(name):
     schema = load_schema(name)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"

@@ -20,6 +20,7 @@ from flamer_ref import runner
 from flamer_ref.corpus import load
 from flamer_ref.engine import SUPPORTED_KINDS
 from flamer_ref.engine.api import AnyScenario, Result, parse, run
+from flamer_ref.engine.game import GameScenario
 from flamer_ref.engine.model import FieldScenario, MoveScenario, RoundScenario, VictoryScenario
 from flamer_ref.engine.result import RESULT_TYPES, CombatResult, TurnResult
 from flamer_ref.engine.scenario import Scenario
@@ -31,7 +32,7 @@ from flamer_ref.yamlio import parse_text
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "flamer_ref"
 SCENARIO_TYPES = {"combat": Scenario, "move": MoveScenario, "victory": VictoryScenario, "field": FieldScenario,
-                  "round": RoundScenario}
+                  "round": RoundScenario, "game": GameScenario}
 
 ROUND = textwrap.dedent("""\
     kind: round
@@ -166,7 +167,7 @@ def test_a_forbidden_play_is_raised_with_codes_and_worded_only_when_read(corpus)
 
 
 # ------------------------------------------------------------------- purity ----
-ENGINE_MAY_IMPORT = {"flamer_ref.errors", "flamer_ref.korean", "flamer_ref.names", "flamer_ref.dates",
+ENGINE_MAY_IMPORT = {"flamer_ref.errors", "flamer_ref.korean", "flamer_ref.names", "flamer_ref.dates", "flamer_ref.constants",
                      "flamer_ref.yamlio"}
 
 
@@ -190,13 +191,13 @@ def test_the_engine_imports_nothing_above_it():
 PURE = r'''
 import builtins, io, json, os, pathlib, sys
 
-from flamer_ref.corpus import load, load_example_board
+from flamer_ref.corpus import load
 from flamer_ref.paths import data_root
 from flamer_ref.yamlio import parse_text, read_yaml
 
 corpus = load()
 effects_doc = read_yaml(data_root() / "cards" / "effects.yaml", "cards/effects.yaml")
-corpus.__dict__["_example_board"] = load_example_board()
+board_doc = corpus.example_board_document()  # read by the data layer; checked by the engine below
 cases = []
 for src in (corpus.examples, corpus.faq):
     for eid, ex in sorted(src.items()):
@@ -220,11 +221,13 @@ builtins.open = io.open = os.open = refuse
 pathlib.Path.open = pathlib.Path.read_text = pathlib.Path.read_bytes = refuse
 os.listdir = os.scandir = refuse
 
+from flamer_ref.engine.board import check_example_board
 from flamer_ref.engine.effects import parse_effects
 from flamer_ref.engine.api import parse, run
 from flamer_ref.errors import FlamerError, Forbidden
 
 corpus.__dict__["_effects"] = parse_effects(effects_doc, corpus, "cards/effects.yaml")
+corpus.__dict__["_example_board"] = check_example_board(*board_doc)
 
 out = {}
 for name, obj in cases:
@@ -270,6 +273,18 @@ EXTRA = {
         """),
     "field.yaml": "kind: field\nside: B\nfield: [개미, 증폭기, null, null, null]\nactions:\n- {place: 재부팅, slot: 2, face: down}\n",
     "victory.yaml": "kind: victory\nplayer: A\ncells: {\"1,1\": {A: [{card: 수문장, state: settled}]}}\n",
+    "game.yaml": textwrap.dedent("""\
+        kind: game
+        first_player: DGM
+        board: {width: 7, height: 6, homes: {BGM: ["5,5", "6,4"]}}
+        cells:
+          "4,4": {DGM: [{id: gk, card: 수문장}]}
+          "0,5": {BGM: [{id: giant, card: 거신}]}
+        rounds:
+        - move: {activate: ["4,4"], moves: [{piece: gk, path: ["5,5"]}]}
+        - {}
+        - {}
+        """),
 }
 
 

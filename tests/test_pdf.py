@@ -23,6 +23,8 @@ from typer.testing import CliRunner
 from flamer_ref import pdf
 from flamer_ref.cli import app
 
+from forbidden_words import found, index_words, without
+
 A4 = (595.276, 841.89)  # points
 HANGUL = re.compile("[\uac00-\ud7a3]")
 WJ = "\u2060"
@@ -265,18 +267,12 @@ def outline(reader) -> list[tuple[int, str, int]]:
 
 # ---------------------------------------------------------------- fixtures ----
 @pytest.fixture(scope="module")
-def book(tmp_path_factory):
-    """`flamer book --format html` and `--format pdf` of the same data, made by the real command."""
-    need_engine()
-    need_poppler()
-    d = tmp_path_factory.mktemp("book")
-    html_path, pdf_path = d / "rules.html", d / "rules.pdf"
-    p = flamer("book", "--format", "html", "-o", str(html_path))
-    assert p.returncode == 0, p.stderr
-    p = flamer("book", "--format", "pdf", "-o", str(pdf_path))
-    assert p.returncode == 0, p.stderr
-    assert p.stderr == "", p.stderr  # no engine chatter (WeasyPrint's warnings) for the reader
-    return {"html": html_path.read_text(encoding="utf-8"), "pdf": pdf_path}
+def book(pdf_book):
+    """`flamer book --format html` and `--format pdf` of the same data, made by the real command once per
+    session (tests/conftest.py pdf_book)."""
+    # no engine chatter (WeasyPrint's warnings) for the reader: only the done line
+    assert re.fullmatch(r"핸드북을 썼습니다: \S+rules\.pdf \([\d,]+쪽, [\d.]+ MB\)\n", pdf_book["stderr"]), pdf_book["stderr"]
+    return pdf_book
 
 
 @pytest.fixture(scope="module")
@@ -339,6 +335,17 @@ def test_book_text_has_no_word_joiners_and_html_has_none(book):
     assert "대응턴" in text
     assert WJ not in text  # copying and searching the PDF find the words as typed
     assert WJ not in book["html"]  # the word joiners are for the PDF only
+
+
+def test_the_book_pdf_text_has_no_forbidden_word(book):
+    """Issue 17: the PDF's text (what a reader copies or searches) has no internal word — the example pages
+    name sides 나 / 상대 and pieces by their cards, never ME / OP or ids."""
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(book["pdf"]), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    # the index's headwords are the data's keywords as a reader looks them up ('선 플레이어' → 선공)
+    text = without(text, index_words(book["html"]))
+    words = found(text)
+    assert not words, {w: [ln for ln in text.splitlines() if w in ln][:3] for w in words}
 
 
 def test_no_line_of_the_book_pdf_ends_inside_a_korean_word(book):
@@ -538,3 +545,263 @@ def test_pdf_module_is_not_on_the_search_path():
     out = subprocess.run([sys.executable, "-c", "import sys, flamer_ref.pdf; print('weasyprint' in sys.modules)"],
                          capture_output=True, text=True, check=True).stdout.strip()
     assert out == "False"  # importing the module loads no engine
+
+
+# ------------------------------------------------------------------ index ----
+def _index_entries(html: str) -> list[tuple[str, list[tuple[str, bool]]]]:
+    """The index of the HTML book: (word, [(place anchor, main?)]) per entry, in order."""
+    part = html[html.index('id="part.index"'):]
+    part = part[:part.index("</section>")]
+    out = []
+    for li in re.findall(r"<li[^>]*>(.*?)</li>", part, re.S):
+        word = unescape(re.search(r'<span class="ix-word">(.*?)</span>', li).group(1))
+        out.append((word, [(unescape(a), bool(m)) for m, a in re.findall(r'<a class="loc( main)?" href="#([^"]+)">', li)]))
+    return out
+
+
+def _page_links(reader, page_index: int) -> list[tuple[list[float], str]]:
+    """The internal links of a page: (rect, destination name)."""
+    out = []
+    for annot in reader.pages[page_index].get("/Annots") or []:
+        annot = annot.get_object()
+        if annot.get("/Subtype") != "/Link":
+            continue
+        dest = annot["/Dest"] if "/Dest" in annot else annot["/A"].get("/D")
+        if dest is not None:
+            x0, y0, x1, y1 = (float(v) for v in annot["/Rect"])
+            out.append(([min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)], str(dest)))
+    return out
+
+
+def _words_with_boxes(path: Path, page_no: int) -> list[tuple[float, float, float, float, str]]:
+    xml = subprocess.run(["pdftotext", "-enc", "UTF-8", "-bbox", "-f", str(page_no), "-l", str(page_no), str(path), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return [(float(a), float(b), float(c), float(d), unescape(w)) for a, b, c, d, w in
+            re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', xml)]
+
+
+def _page_text(path: Path, page_no: int) -> str:
+    return squeeze(subprocess.run(["pdftotext", "-enc", "UTF-8", "-f", str(page_no), "-l", str(page_no), str(path), "-"],
+                                  capture_output=True, text=True, check=True).stdout)
+
+
+def test_index_is_the_last_part_and_in_the_outline(book, reader):
+    entries = outline(reader)
+    level1 = [(title, page) for level, title, page in entries if level == 1]
+    assert level1[-1][0] == "7. 찾아보기" and level1[-2][0] == "6. 용어집"
+    first = level1[-1][1]
+    assert first > level1[-2][1]
+    assert reader.get_destination_page_number(reader.named_destinations["part.index"]) + 1 == first
+    pages = len(reader.pages)
+    assert 2 <= pages - first + 1 <= 20  # some pages of entries, not a runaway
+    text = _page_text(book["pdf"], first)
+    assert "찾아보기" in text and "가나다순" in text
+    # its pages are numbered on from the rest (the page number in the bottom margin) and keep the header
+    for page_no in range(first, pages + 1):
+        words = _words_with_boxes(book["pdf"], page_no)
+        assert [w for *_, y1, w in [(x0, y0, x1, y1, w) for x0, y0, x1, y1, w in words] if y1 > A4[1] - 40] == [str(page_no)]
+        assert any("찾아보기" in h for h in top_blocks(book["pdf"], page_no))
+
+
+def test_index_prints_the_pages_of_its_places_as_links(book, reader):
+    """Every number in the index is a link to a place of its entry and is the number of the page that
+    place is on; each entry lists each of its places' pages once. Read back from the PDF: the link
+    annotations (their rectangles and destinations) and the words under them."""
+    dests = reader.named_destinations
+
+    def page_of(anchor: str) -> int:
+        return reader.get_destination_page_number(dests[anchor]) + 1
+
+    entries = _index_entries(book["html"])
+    assert len(entries) > 500
+    # what the index must print: per entry, the pages of its places (each once), as links to the first place there
+    want: dict[str, int] = {}
+    for _, places in entries:
+        firsts: dict[int, str] = {}
+        for anchor, _ in places:
+            firsts.setdefault(page_of(anchor), anchor)
+        for anchor in firsts.values():
+            want[anchor] = want.get(anchor, 0) + 1
+    first = page_of("part.index")
+    got: dict[str, int] = {}
+    numbers = 0
+    for page_no in range(first, len(reader.pages) + 1):
+        words = _words_with_boxes(book["pdf"], page_no)
+        height = float(reader.pages[page_no - 1].mediabox.height)
+        for (x0, y0, x1, y1), name in _page_links(reader, page_no - 1):
+            if name.startswith(("index.", "ix.", "top")):
+                continue  # the letters to jump to, the "→ term" links, "↑ 처음"
+            top, bottom = height - y1, height - y0
+            inside = [w for wx0, wy0, wx1, wy1, w in words
+                      if x0 - 1 <= (wx0 + wx1) / 2 <= x1 + 1 and top - 1 <= (wy0 + wy1) / 2 <= bottom + 1]
+            assert [w.rstrip(",") for w in inside] == [str(page_of(name))], (page_no, name, inside)
+            got[name] = got.get(name, 0) + 1
+            numbers += 1
+    assert got == want
+    assert numbers >= len(entries) * 0.9
+
+
+def test_index_places_show_their_words(book, reader):
+    """The page an index number sends you to shows what the entry is about: the term's definition and
+    the card's entry show the word itself; any other place shows its title (the clause, example, FAQ
+    or ruling the word belongs to)."""
+    dests = reader.named_destinations
+    titles = {}
+    for anchor, title in re.findall(r'<a class="loc(?: main)?" href="#([^"]+)">([^<]*)</a>', book["html"]):
+        titles[unescape(anchor)] = unescape(title)
+    texts: dict[int, str] = {}
+    checked = 0
+    for word, places in _index_entries(book["html"]):
+        for anchor, main in places:
+            page_no = reader.get_destination_page_number(dests[anchor]) + 1
+            if page_no not in texts:
+                texts[page_no] = _page_text(book["pdf"], page_no)
+            if main:
+                assert squeeze(word) in texts[page_no], (word, anchor, page_no)
+            else:
+                title = re.sub(r"^(예시|사례|FAQ|판정) ", "", titles[anchor])
+                assert squeeze(title)[:30] in texts[page_no], (word, anchor, page_no, title)
+            checked += 1
+    assert checked > 1000
+
+
+def test_index_links_of_terms_and_cards_land_on_pages_that_show_the_word(book, reader):
+    """Read back: every term's and card's entry sends you (its links' named destinations, resolved by pypdf)
+    to pages whose text shows the word — its own entry always, and nearly every other place (a place that
+    begins at the foot of a page shows the word on the next one). The few others are places the data ties
+    to the word without printing it (a card's rulings list, a term's related clauses)."""
+    dests = reader.named_destinations
+    texts: dict[int, str] = {}
+
+    def text(page_no: int) -> str:
+        if page_no not in texts:
+            texts[page_no] = _page_text(book["pdf"], page_no) if page_no <= len(reader.pages) else ""
+        return texts[page_no]
+
+    listed = shown = entries = 0
+    for word, places in _index_entries(book["html"]):
+        if not any(main for _, main in places):
+            continue  # a keyword of a clause: its place shows the clause's title (test above)
+        entries += 1
+        w = squeeze(word)
+        pages = {reader.get_destination_page_number(dests[anchor]) + 1 for anchor, _ in places}
+        hits = {p for p in pages if w in text(p) or w in text(p + 1)}
+        assert hits, (word, sorted(pages))
+        listed += len(pages)
+        shown += len(hits)
+    assert entries >= 80  # the glossary's terms and the cards
+    assert shown >= 0.9 * listed, (shown, listed)
+
+
+def test_paginate_index_lists_each_page_once_with_its_first_place():
+    html = ('<section id="ix" data-pdf-index><h2>찾아보기</h2><ul><li><span class="ix-word">기동</span> '
+            '<span class="ix-locs"><a class="loc" href="#a">가</a>, <a class="loc" href="#b">나</a>, '
+            '<a class="loc main" href="#c">뜻</a>, <a class="loc" href="#d">다</a>, <a class="loc" href="#gone">x</a></span>'
+            '</li></ul></section>')
+    out = pdf.paginate_index(html, {"a": 12, "b": 12, "c": 40, "d": 13})
+    assert ('<span class="ix-locs"><a class="pg" href="#a">12</a>, <a class="pg" href="#d">13</a>, '
+            '<a class="pg main" href="#c">40</a></span>') in out
+    assert out.startswith('<section id="ix" data-pdf-index><h2>찾아보기</h2>')
+    doc = ('<!doctype html><html lang="ko"><head><title>t</title></head><body data-x="1"><div class="doc" id="top">'
+           '<p>앞</p>' + html + '\n<footer>끝</footer></div></body></html>')
+    split = pdf.split_index(doc)
+    assert split.anchor == "ix"
+    assert split.main == ('<!doctype html><html lang="ko"><head><title>t</title></head><body data-x="1">'
+                          '<div class="doc" id="top"><p>앞</p><section id="ix" data-pdf-index><h2>찾아보기</h2></section>'
+                          '\n<footer>끝</footer></div></body></html>')
+    assert split.before == '<!doctype html><html lang="ko"><head><title>t</title></head><body data-x="1"><div class="doc">'
+    assert split.index == html and split.after == "\n<footer>끝</footer></div></body></html>"
+    assert pdf.split_index("<html><body><p>x</p></body></html>") is None
+
+
+# ---------------------------------------------------------------- page fill ----
+def page_fills(path: Path, first: int, last: int, top_mm: float, bottom_mm: float, side_mm: float) -> dict[int, float]:
+    """How far down each page's text area its content reaches (0–1): the page drawn at 30 dpi in grey,
+    the lowest row with ink between the margins, left and right edges of the text area left out (the
+    border of a box that goes on to the next page runs down them)."""
+    out = {}
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run(["pdftoppm", "-r", "30", "-gray", "-f", str(first), "-l", str(last), str(path), f"{d}/p"],
+                       check=True)
+        for f in Path(d).glob("p-*.pgm"):
+            data = f.read_bytes()
+            _, w, h, _ = data.split(maxsplit=4)[:4]
+            w, h = int(w), int(h)
+            px = data[len(data) - w * h:]
+            top, bottom, side = (round(v / 25.4 * 30) for v in (top_mm, bottom_mm, side_mm))
+            bottom = h - bottom
+            last_ink = top
+            for y in range(bottom - 1, top - 1, -1):
+                if min(px[y * w + side:(y + 1) * w - side]) < 235:
+                    last_ink = y + 1
+                    break
+            out[int(re.search(r"-(\d+)\.pgm$", f.name).group(1))] = (last_ink - top) / (bottom - top)
+    return out
+
+
+def test_no_page_of_examples_is_more_than_half_empty(book, reader):
+    """Every page of the examples (and of the FAQ, whose worked cases have pictures too) is filled at least
+    halfway down, but for the last page of the part: a picture that does not fit is made to fit
+    (pdf.fit_figures) or the text goes on beside it, instead of leaving half a page blank."""
+    m = re.search(r"@page\s*\{[^}]*?margin:\s*([\d.]+)mm\s+([\d.]+)mm\s+([\d.]+)mm", book["html"])
+    top, side, bottom = (float(v) for v in m.groups())
+    level1 = [(title, page) for level, title, page in outline(reader) if level == 1]
+    checked = 0
+    low = {}
+    for name in ("예시", "자주 하는 실수"):
+        i = next(n for n, (title, _) in enumerate(level1) if name in title)
+        first, last = level1[i][1], level1[i + 1][1] - 1
+        fills = page_fills(book["pdf"], first, last, top, bottom, side + 3)
+        assert len(fills) == last - first + 1
+        low.update({p: round(f, 2) for p, f in fills.items() if f < 0.5 and p != last})
+        checked += len(fills)
+    assert checked >= 20
+    assert not low, f"pages less than half full: {low}"
+
+
+def test_page_fill_measure_sees_a_half_empty_page(tmp_path):
+    """The measure above is not blind: a page whose content stops a third of the way down reads as ~1/3."""
+    need_engine()
+    need_poppler()
+    html = ("<!doctype html><html lang='ko'><head><meta charset='utf-8'><title>t</title><style>"
+            "@page { size: A4; margin: 20mm 15mm 20mm; } p { margin: 0; height: 70mm; background: #333; }</style>"
+            "</head><body><p></p><p style='break-before: page; height: 250mm'></p></body></html>")
+    out = tmp_path / "fill.pdf"
+    pdf.html_to_pdf(html, out)
+    fills = page_fills(out, 1, 2, 20, 20, 18)
+    assert abs(fills[1] - 70 / 257) < 0.03 and fills[2] > 0.95
+
+
+def test_a_picture_that_would_leave_its_page_half_empty_is_drawn_smaller(tmp_path, monkeypatch):
+    """pdf.fit_figures: a page filled 40% whose next picture (160 mm) does not fit in what is left moved
+    that picture on and left the page more than half empty; drawn smaller (its proportions kept) it stays.
+    A picture that would have to shrink below FIT_MIN_SCALE moves on as before."""
+    need_engine()
+    need_poppler()
+
+    def doc(block_mm: float, picture_mm: float) -> str:
+        return ("<!doctype html><html lang='ko'><head><meta charset='utf-8'><title>t</title><style>"
+                "@page { size: A4; margin: 20mm 15mm 20mm; } body { margin: 0; } "
+                "div.text { margin: 0; background: #333; } figure { margin: 0; } "
+                "figure svg.fig { width: auto; height: auto; }</style></head><body>"
+                f"<div class='text' style='height: {block_mm}mm'></div><figure>"
+                f"<svg class='fig' xmlns='http://www.w3.org/2000/svg' viewBox='0 0 100 100' width='{picture_mm}mm' "
+                f"height='{picture_mm}mm'><rect x='0' y='0' width='100' height='100' fill='#333'/></svg>"
+                "</figure></body></html>")
+
+    out = tmp_path / "fit.pdf"
+    pages = pdf.html_to_pdf(doc(100, 160), out)
+    fills = page_fills(out, 1, pages, 20, 20, 18)
+    assert pages == 1 and fills[1] > 0.9, (pages, fills)  # the picture stayed, a little smaller
+    # without the fit (the old layout) the same page was less than half full: the measure sees it
+    monkeypatch.setattr(pdf, "FIT_ROUNDS", 0)
+    pages = pdf.html_to_pdf(doc(100, 160), out)
+    fills = page_fills(out, 1, pages, 20, 20, 18)
+    assert pages == 2 and fills[1] < 0.5, (pages, fills)
+    monkeypatch.undo()
+    # too big to shrink into the space (it would need less than half its size): it moves on, untouched
+    pages = pdf.html_to_pdf(doc(125, 255), out)
+    fills = page_fills(out, 1, pages, 20, 20, 18)
+    assert pages == 2 and fills[1] < 0.5, (pages, fills)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from flamer_ref.corpus import load, load_index
+from flamer_ref.corpus import load
+from flamer_ref.searchindex import load_index
 from flamer_ref.errors import DataError
 from flamer_ref.search import ASKED, asked_of, search
 

@@ -1,10 +1,12 @@
 """Issue 10 "One model": the engine is pure and the package has no import cycles.
 
 - flamer_ref/engine/ reads no files and makes no sentences: the data layer (corpus) loads the
-  rules, cards, effects (`corpus.effects`) and the example board (`corpus.example_board`) and
-  passes them in; the presentation layer (render.word_result) words errors and gaps.
+  rules, cards, effects (`corpus.effects_document`) and the example board
+  (`corpus.example_board_document`) and passes them in; the presentation layer (render.word_result) words errors and gaps.
 - No module of flamer_ref imports itself back through others (module-level and function-level
   imports both count).
+- Issue 19: the data room (corpus and what it imports) imports no engine and no search; errors
+  imports no renderer.
 """
 
 from __future__ import annotations
@@ -108,8 +110,8 @@ def test_cycle_finder_finds_a_cycle():
 
 def test_graph_sees_function_level_imports():
     g = import_graph()
-    # corpus reads cards/effects.yaml through the engine's validator, inside a function
-    assert "flamer_ref.engine.effects" in g["flamer_ref.corpus"]
+    # checks validates cards/effects.yaml with the engine's validator, inside a function
+    assert "flamer_ref.engine.effects" in g["flamer_ref.checks"]
     # turns plays the field and the victory check through imports inside run_field / run_victory
     assert {"flamer_ref.engine.fieldplay", "flamer_ref.engine.victory"} <= g["flamer_ref.engine.turns"]
 
@@ -130,19 +132,114 @@ def test_engine_imports_nothing_above_the_data_it_is_given():
     assert bad == {}
 
 
+# ------------------------------------------------------------ the rooms ----
+# Issue 19 "The data room only loads" (docs/ARCHITECTURE.md): the data room reads, validates and caches
+# the YAML and nothing else; the search index (searchindex, search, similar) reads the corpus, the checks
+# that run the engine (checks) read the corpus, and problems are worded at the edge (render).
+DATA_ROOM = ("flamer_ref.corpus", "flamer_ref.entries", "flamer_ref.yamlio", "flamer_ref.numbering",
+             "flamer_ref.paths", "flamer_ref.dates", "flamer_ref.constants")
+ABOVE_THE_DATA = {"flamer_ref.search", "flamer_ref.similar", "flamer_ref.searchindex", "flamer_ref.checks",
+                  "flamer_ref.runner", "flamer_ref.render", "flamer_ref.cli", "flamer_ref.lookup", "flamer_ref.site",
+                  "flamer_ref.book", "flamer_ref.pdf", "flamer_ref.verdict", "flamer_ref.oneliner", "flamer_ref.web"}
+
+
+def reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module `start` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        for dep in graph.get(todo.pop(), ()):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return seen
+
+
+def above_the_data(mods) -> list[str]:
+    return sorted(m for m in mods if m.startswith("flamer_ref.engine") or m in ABOVE_THE_DATA)
+
+
+def test_reach_follows_imports_through_others():
+    assert reach({"a": {"b"}, "b": {"c"}, "c": set(), "d": {"a"}}, "a") == {"b", "c"}
+    assert above_the_data({"flamer_ref.engine.board", "flamer_ref.search", "flamer_ref.korean"}) == [
+        "flamer_ref.engine.board", "flamer_ref.search"]
+
+
+def test_the_data_room_imports_no_engine_and_no_search():
+    """Nothing the data room imports, directly or through another module, is the engine, the search
+    (its index, its likeness model) or anything above them."""
+    graph = import_graph()
+    bad = {room: above_the_data(reach(graph, room)) for room in DATA_ROOM}
+    assert bad == {room: [] for room in DATA_ROOM}
+
+
+def test_the_search_and_the_checks_read_the_data_room():
+    """The doors open one way: the index is built and cached by the search's room from the corpus; the
+    scenarios of the data are checked next to the engine, which `flamer validate` calls."""
+    graph = import_graph()
+    assert "flamer_ref.corpus" in graph["flamer_ref.searchindex"]
+    assert {"flamer_ref.corpus", "flamer_ref.engine.turns"} <= graph["flamer_ref.checks"]
+    assert "flamer_ref.checks" in graph["flamer_ref.cli"]
+
+
+def test_errors_import_no_renderer():
+    """errors carries codes and data; the words come from the presentation layer, which registers them
+    (errors.use_wording) — errors imports neither render nor Jinja."""
+    graph = import_graph()
+    assert reach(graph, "flamer_ref.errors") & {"flamer_ref.render", "flamer_ref.i18n", "flamer_ref.terminal"} == set()
+    tree = ast.parse((PKG / "errors.py").read_text(encoding="utf-8"))
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not {m for m in names if "render" in m or m.startswith("jinja2")}
+
+
+ROOMS_AT_RUN_TIME = r'''
+import json, sys
+from flamer_ref import corpus
+from flamer_ref.errors import Problem
+
+fresh = corpus.load(use_cache=False)  # parsed and validated (with the thesaurus check)
+cached = corpus.load()  # written to the cache, then read back
+loaded = sorted(m for m in sys.modules if m.startswith(("flamer_ref.", "jinja2")))
+try:
+    Problem("f", 1, None, code="board-not-mapping").message
+    worded = "worded"
+except LookupError:
+    worded = "not worded"
+from flamer_ref import render  # the edge
+print(json.dumps({"loaded": loaded, "before": worded, "after": Problem("f", 1, None, code="board-not-mapping").message,
+                  "clauses": len(fresh.clauses) == len(cached.clauses) > 0}, ensure_ascii=False))
+'''
+
+
+def test_loading_the_data_runs_no_engine_search_or_renderer(tmp_path):
+    """At run time too: parsing, validating and caching the bundled data imports no engine, search,
+    likeness model or template; a coded problem is worded only once the presentation layer is there."""
+    root = PKG.parent
+    r = subprocess.run([sys.executable, "-c", ROOMS_AT_RUN_TIME], capture_output=True, text=True, encoding="utf-8",
+                       cwd=str(root), timeout=120,
+                       env={**os.environ, "PYTHONPATH": str(root), "FLAMER_CACHE_DIR": str(tmp_path)})
+    assert r.returncode == 0, r.stderr[-3000:]
+    data = json.loads(r.stdout)
+    assert data["clauses"]
+    assert above_the_data(data["loaded"]) == [] and not [m for m in data["loaded"] if m.startswith("jinja2")]
+    assert data["before"] == "not worded" and data["after"] == "board는 매핑이어야 합니다."
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".corpus"]  # the index is the search's to cache
+
+
 # ------------------------------------------------------------ pure engine ----
 PURE = r'''
 import builtins, io, json, os, pathlib, sys
 
-from flamer_ref.corpus import load, load_example_board
+from flamer_ref.corpus import load
 from flamer_ref.paths import data_root
 from flamer_ref.yamlio import parse_text, read_yaml
 
 corpus = load()
 assert not any(m.startswith("flamer_ref.engine") for m in sys.modules), "loading the corpus needs no engine"
-# what the data layer reads for the engine (corpus.effects reads, then validates with the engine)
+# what the data layer reads for the engine (engine.effects.effects_of and engine.board.example_board_of check it)
 effects_doc = read_yaml(data_root() / "cards" / "effects.yaml", "cards/effects.yaml")
-corpus.__dict__["_example_board"] = load_example_board()
+board_doc = corpus.example_board_document()
 cases = []
 for eid, ex in sorted(corpus.examples.items()):
     s = ex.get("scenario")
@@ -164,10 +261,12 @@ builtins.open = io.open = os.open = refuse
 pathlib.Path.open = pathlib.Path.read_text = pathlib.Path.read_bytes = refuse
 os.listdir = os.scandir = refuse
 
+from flamer_ref.engine.board import check_example_board
 from flamer_ref.engine.effects import parse_effects
 from flamer_ref.engine.turns import parse_any, run_any
 
-corpus.__dict__["_effects"] = parse_effects(effects_doc, corpus, "cards/effects.yaml")  # as corpus.effects does
+corpus.__dict__["_effects"] = parse_effects(effects_doc, corpus, "cards/effects.yaml")  # as effects_of does
+corpus.__dict__["_example_board"] = check_example_board(*board_doc)  # as example_board_of does
 
 out = {}
 for name, obj in cases:

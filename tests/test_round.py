@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 from functools import lru_cache
 
 import pytest
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 
 from flamer_ref.engine.turns import parse_any, run_any
 from flamer_ref.errors import DataError
@@ -70,8 +69,7 @@ def sim(text: str, as_of=None) -> dict:
 
 
 def cli(*args, input=None):
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=dict(os.environ), timeout=60, input=input)
+    return flamer_fork.run(*args, env=dict(os.environ), timeout=60, input=input)  # a real process, forked warm
 
 
 def turn(res: dict, name: str) -> dict:
@@ -504,7 +502,7 @@ def test_text_md_html_lead_with_the_verdict_and_show_each_turn():
     text = cli("simulate", "-", input=SCENE).stdout
     lines = text.splitlines()
     assert lines[0].startswith("판정: 승리 아님") and "VP: DGM 3 → 5" in lines[1]
-    assert "2,4를 DGM(공격자)이 점령" in lines[2]
+    assert "공격자(DGM)가 4회차에 (2,4)를 점령" in lines[2]  # as a person says it (issue 17)
     for head in ("1. 승리확인턴", "2. 보급턴", "3. 이동턴", "4. 대응턴", "5. 전투턴", "6. 생산턴", "7. 암막턴", "라운드 끝"):
         assert head in text
     assert "이(가)" not in text and "을(를)" not in text and "은(는)" not in text

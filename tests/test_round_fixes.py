@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 
 from flamer_ref.engine.turns import parse_any
 from flamer_ref.errors import DataError
@@ -58,8 +57,7 @@ def problems(text: str) -> list:
 
 
 def cli(*args, input=None):
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=dict(os.environ), timeout=120, input=input)
+    return flamer_fork.run(*args, env=dict(os.environ), timeout=120, input=input)  # a real process, forked warm
 
 
 # ------------------------------------------------ 1. placement gap only for placed pieces ----
@@ -190,7 +188,7 @@ def test_all_branches_of_a_round_enumerates_its_combat_orders():
         assert set(fought["cells"]) == {"2,4", "4,4"}
     text = cli("simulate", "-", "--all-branches", input=SCENE + RESPONSE).stdout
     assert "전투 시나리오가 아니라" not in text
-    assert "2,4 → 4,4" in text and "4,4 → 2,4" in text and "라운드:" in text
+    assert "(2,4) → (4,4)" in text and "(4,4) → (2,4)" in text and "라운드:" in text  # cells as (x,y)
 
 
 def test_all_branches_of_a_round_with_independent_cells_says_the_order_cannot_matter():
@@ -201,7 +199,7 @@ def test_all_branches_of_a_round_with_independent_cells_says_the_order_cannot_ma
     assert d["note"] == "independent" and d["orders_tried"] == 1 and d["combat_cells"] == ["2,4", "4,4"]
     text = cli("simulate", "-", "--all-branches", input=SCENE).stdout
     assert "전투 시나리오가 아니라" not in text
-    assert "이 라운드의 전투턴(2,4 · 4,4)" in text and "전투 순서가 결과를 바꾸지 않으므로" in text
+    assert "이 라운드의 전투턴이 벌어진 셀 (2,4)·(4,4)에는" in text and "전투 순서가 결과를 바꾸지 않으므로" in text
 
 
 #: a round whose move ends in no encounter: the 대응턴 and 전투턴 do not open
@@ -223,7 +221,7 @@ def test_all_branches_of_a_round_with_one_or_no_combat_cell_says_so():
     d = json.loads(cli("simulate", "-", "--all-branches", "--json", input=one).stdout)
     assert d["note"] == "round-one-cell" and d["combat_cells"] == ["2,4"] and d["branches"][0]["orders"] == []
     text = cli("simulate", "-", "--all-branches", input=one).stdout
-    assert "한 셀(2,4)에서만 싸웠습니다" in text and "전투 시나리오가 아니라" not in text
+    assert "한 셀 (2,4)에서만 싸웠습니다" in text and "전투 시나리오가 아니라" not in text
     none = NO_ENCOUNTER
     d = json.loads(cli("simulate", "-", "--all-branches", "--json", input=none).stdout)
     assert d["note"] == "round-no-combat" and d["combat_cells"] == []

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from flamer_ref.corpus import load, load_index
+from flamer_ref.corpus import load
+from flamer_ref.searchindex import load_index
 from flamer_ref.korean import chat_noise, fix_shift, is_question_word, jamo, strip_chat, verb_stems
 from flamer_ref.search import _query_words, _split_run_together, search
 
@@ -95,7 +96,7 @@ def test_a_long_run_of_hangul_is_not_cut_into_every_piece():
     """One 499-syllable word (under the 500-character cap) took minutes: every substring was tried as a
     word with its verb stems. Runs longer than _MAX_RUN stay one word, pieces longer than _MAX_PIECE are
     never words, and the memo makes each piece's check happen once."""
-    from flamer_ref.corpus import load_index
+    from flamer_ref.searchindex import load_index
     from flamer_ref.search import _MAX_PIECE, _MAX_RUN, _split_run_together, search
 
     index = load_index()

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from flamer_ref.corpus import load, load_index
+from flamer_ref.corpus import load
+from flamer_ref.searchindex import load_index
 from flamer_ref.search import KINDS, search
 
 QUESTIONS = yaml.safe_load((Path(__file__).parent / "search_questions.yaml").read_text(encoding="utf-8"))["questions"]

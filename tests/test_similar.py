@@ -9,7 +9,8 @@ import marshal
 import pytest
 
 from flamer_ref import similar
-from flamer_ref.corpus import load, load_index, load_similar
+from flamer_ref.corpus import load
+from flamer_ref.searchindex import load_index, load_similar
 from flamer_ref.search import KINDS, search, search_report, similar_docs
 
 
@@ -52,8 +53,9 @@ def test_centroids_are_unit_vectors_and_packing_keeps_them():
     assert all(w >= similar.MIN_WEIGHT for post in pruned["post"] for _, w in post)
     assert max(map(len, pruned["post"])) <= similar.MAX_ENTRIES
     capped = similar.train(similar_docs(c), min_weight=0.0, max_entries=5)
+    at = {k: i for i, k in enumerate(raw["keys"])}  # (a dict: list.index in these loops was quadratic)
     for k, post in zip(capped["keys"], capped["post"]):  # the heaviest five, in entry order
-        full = raw["post"][raw["keys"].index(k)]
+        full = raw["post"][at[k]]
         assert post == sorted(sorted(full, key=lambda ew: -ew[1])[:5])
     assert set(pruned["keys"]) <= set(raw["keys"]) and sum(map(len, pruned["post"])) < sum(map(len, raw["post"]))
     per_entry: dict[int, float] = {}
@@ -69,11 +71,10 @@ def test_centroids_are_unit_vectors_and_packing_keeps_them():
     assert model.keys == raw["keys"]
     q = "상대 말 있는 칸 지나갈 수 있어?"
     direct = {}
-    vec = {k: (1.0 + math.log(n)) * raw["idf"][raw["keys"].index(k)]
-           for k, n in similar.grams(q).items() if k in raw["keys"]}
+    vec = {k: (1.0 + math.log(n)) * raw["idf"][at[k]] for k, n in similar.grams(q).items() if k in at}
     norm = math.sqrt(sum(v * v for v in vec.values()))
     for k, v in vec.items():
-        for e, w in raw["post"][raw["keys"].index(k)]:
+        for e, w in raw["post"][at[k]]:
             direct[e] = direct.get(e, 0.0) + v / norm * w
     got = model.similarity(q, len(load_index()["ids"]))
     assert set(got) == set(direct)

@@ -24,6 +24,8 @@ from flamer_ref.cli import app
 from flamer_ref.corpus import load
 from flamer_ref.site import MARKER, card_file, card_slug
 
+from forbidden_words import found, index_words, visible, without
+
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 NODE = shutil.which("node") or shutil.which("nodejs")
@@ -203,6 +205,19 @@ def test_every_item_of_the_data_has_its_place(site):
     marks = sum(len(re.findall(r"페이지의 결과와 일치", p.read_text(encoding="utf-8")))
                 for p in [out / "faq.html", *(out / "examples").glob("*.html")] if not p.name.endswith(".full.html"))
     assert marks == sum(1 for r in rows if r["status"] == "pass")
+
+
+def test_no_page_shows_a_forbidden_word(site):
+    """Issue 17: the site's pages come from the book's templates — no ME / OP, piece id or other internal
+    word a person would read (the index's headwords are the data's keywords as a reader looks them up)."""
+    out, _, _ = site
+    bad = {}
+    for p in sorted(out.rglob("*.html")):
+        text = p.read_text(encoding="utf-8")
+        words = found(without(visible(text, "html"), index_words(text)))
+        if words:
+            bad[rel(out, p)] = words
+    assert not bad, bad
 
 
 def test_a_card_page_is_a_card_database_page(site):

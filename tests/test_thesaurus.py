@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 
 import pytest
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 
-from flamer_ref.corpus import load, load_index, parse
+from flamer_ref.corpus import load, parse
+from flamer_ref.searchindex import load_index
 from flamer_ref.errors import DataError
 from flamer_ref.korean import jamo, verb_stems
 from flamer_ref.search import WEAK_SCORE, search, search_report
@@ -31,8 +31,7 @@ def ids(index, q, n=3, **kw):
 def run(*args):
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     env.pop("FLAMER_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=env, timeout=60)
+    return flamer_fork.run(*args, env=env, timeout=60)  # a real process, forked from a warm interpreter
 
 
 # ------------------------------------------------------------------ data ----

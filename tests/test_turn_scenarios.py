@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 
 from flamer_ref.corpus import load
 from flamer_ref.engine.turns import parse_any, run_any
@@ -21,8 +20,7 @@ SPEC = Path(__file__).resolve().parent.parent.parent / "shared" / "spec" / "exam
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=dict(os.environ), timeout=60)
+    return flamer_fork.run(*args, env=dict(os.environ), timeout=60)  # a real process, forked from a warm interpreter
 
 
 def sim(text: str, as_of=None):
@@ -66,7 +64,9 @@ moves:
     e = d["errors"][0]
     assert (e["move"], e["piece"], e["reason"], e["rule"]) == (0, "gk", "blocked-by-enemy", "move.path.enemy-stop")
     assert "2,1" in e["message"] and "이동" in e["message"]
-    assert d["positions"]["gk"] == "1,1" and d["encounters"] == []
+    # 이동턴 page, 경로 중간의 상대 셀: "수문장이 B셀에 들어가는 순간 이동이 끝난다 … B셀은 조우 셀이 된다"
+    assert e["detail"]["ended"] == "2,1" and "조우 셀" in e["message"]
+    assert d["positions"]["gk"] == "2,1" and d["encounters"] == ["2,1"]
 
 
 def test_move_without_board_uses_the_labelled_example_board():
@@ -251,7 +251,7 @@ def test_compare_and_all_branches_print_for_people_for_every_turn_kind(tmp_path)
         "victory": "kind: victory\nplayer: A\nvp: {A: 6, B: 0}\ncells:\n  \"1,1\": {A: [{id: a, card: 수문장, state: settled}]}\n",
         "field": "kind: field\nside: A\nfield: [수문장, 장인, 별마대, null, null]\nactions:\n- {place: 진내폭격, slot: 3, face: down}\n",
     }
-    musts = {"move": "조우 셀: 3,3", "victory": "승자: A", "field": "은퇴: 별마대"}
+    musts = {"move": "조우 셀: (3,3)", "victory": "승자: A", "field": "은퇴: 별마대"}
     for kind, text in texts.items():
         path = write(tmp_path, text)
         p = run("simulate", path, "--compare", "2026-09-01")
@@ -303,4 +303,4 @@ def test_shipped_sample_scenarios_resolve():
     for f in files:
         p = run("simulate", str(f), "--json")
         assert p.returncode == 0, (f, p.stderr)
-        assert json.loads(p.stdout)["kind"] in ("combat", "move", "victory", "field")
+        assert json.loads(p.stdout)["kind"] in ("combat", "move", "victory", "field", "round", "game")

@@ -83,5 +83,5 @@ def test_an_unknown_opponent_is_shown_as_the_opponent_not_a_made_up_side(tmp_pat
     for fmt in ("text", "md", "html"):
         out = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", str(p), "--format", fmt],
                              capture_output=True, text=True, encoding="utf-8").stdout
-        assert "상대 0곳" in out and "B(상대)" in out, (fmt, out)
+        assert "상대 0곳" in out and "B(상대)" not in out, (fmt, out)  # issue 17: no code nobody wrote
         assert "? 0곳" not in out and "− B 0" not in out

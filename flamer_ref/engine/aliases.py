@@ -42,6 +42,9 @@ KEYS: dict[str, dict[str, str]] = {
         # kind round (flamer_ref/engine/round.py)
         "도르": "dor", "이동턴": "move", "필드행동": "field_actions", "생산": "produce", "생산턴": "produce",
         "암막": "blackout", "암막턴": "blackout",
+        # kind game (flamer_ref/engine/game.py)
+        "선공": "first_player", "선플레이어": "first_player", "첫플레이어": "first_player",
+        "라운드": "rounds", "라운드들": "rounds", "포로": "prisoners", "포로영역": "prisoners",
     },
     "piece": {
         "아이디": "id", "카드": "card", "이름": "name", "레벨": "lv", "Lv": "lv", "LV": "lv", "체력": "hp", "HP": "hp",
@@ -53,7 +56,7 @@ KEYS: dict[str, dict[str, str]] = {
         "셀": "cell", "비용": "cost",
     },
     "effect": {
-        "뒤집기": "flip", "옮기기": "move", "공격": "attack", "강화": "buff",
+        "뒤집기": "flip", "옮기기": "move", "공격": "attack", "강화": "buff", "건설": "build", "아이디": "id",
         "상태": "to", "도착": "to", "셀": "cell", "공격력": "atk", "ATK": "atk", "체력": "hp", "HP": "hp",
         "레벨": "lv", "Lv": "lv", "지속": "duration",
     },
@@ -66,17 +69,21 @@ KEYS: dict[str, dict[str, str]] = {
     },
     "action": {
         "놓기": "place", "내리기": "place", "자리": "slot", "면": "face", "활성화": "activate",
-        "버리기": "trash", "트래쉬": "trash", "라운드": "round", "소진": "exhausted",
+        "버리기": "trash", "트래쉬": "trash", "라운드": "round", "소진": "exhausted", "시점": "at",
     },
     "slot": {"세트": "set"},
-    "turn_move": {"활성화": "activate", "이동": "moves"},
+    "turn_move": {"활성화": "activate", "이동": "moves", "특수카드": "cards"},
     "produce": {"카드": "card", "셀": "cell", "아이디": "id"},
     "blackout": {"기물": "piece", "상태": "to"},
 }
+#: one entry of kind game's `rounds`: kind round's per-round keys, spelt as at the top level
+GAME_ENTRY_KEYS = ("player", "field_actions", "move", "response", "battle_cards", "combat_order", "produce",
+                   "blackout")
+KEYS["round_entry"] = {a: c for a, c in KEYS["top"].items() if c in GAME_ENTRY_KEYS}
 
 #: aliases of two words may be written with a space too (the lookup ignores spaces and '_');
 #: the spaced forms are listed for the JSON Schema and the documentation
-SPACED = {"기준날짜": "기준 날짜", "턴플레이어": "턴 플레이어", "대응턴": "대응 턴", "전투순서": "전투 순서",
+SPACED = {"선플레이어": "선 플레이어", "첫플레이어": "첫 플레이어", "포로영역": "포로 영역", "기준날짜": "기준 날짜", "턴플레이어": "턴 플레이어", "대응턴": "대응 턴", "전투순서": "전투 순서",
           "전투카드": "전투 카드", "전투특수카드": "전투 특수카드", "첫라운드": "첫 라운드", "이동턴": "이동 턴",
           "필드행동": "필드 행동", "생산턴": "생산 턴", "암막턴": "암막 턴", "다음라운드": "다음 라운드"}
 
@@ -84,26 +91,32 @@ SPACED = {"기준날짜": "기준 날짜", "턴플레이어": "턴 플레이어"
 CANONICAL: dict[str, tuple[str, ...]] = {
     "top": ("kind", "title", "as_of", "attacker", "player", "board", "field", "cells", "response", "combat_order",
             "battle_cards", "first_round", "activate", "moves", "vp", "homes", "side", "actions", "dor", "move",
-            "field_actions", "produce", "blackout"),
+            "field_actions", "produce", "blackout", "first_player", "rounds", "prisoners"),
+    "round_entry": GAME_ENTRY_KEYS,
     "piece": ("id", "card", "name", "lv", "hp", "atk", "cost", "state", "structure"),
     "decl": ("side", "card", "ability", "piece", "effect", "target", "cell", "cost"),
-    "effect": ("flip", "move", "attack", "buff", "to", "cell", "atk", "hp", "lv", "duration"),
+    "effect": ("flip", "move", "attack", "buff", "build", "id", "to", "cell", "atk", "hp", "lv", "duration"),
     "cost": ("destroy",),
     "selector": ("own", "card", "state"),
     "move": ("piece", "path", "sp"),
     "board": ("width", "height", "adjacency", "sea", "cells", "neighbors", "label", "values", "homes"),
-    "action": ("place", "slot", "face", "activate", "trash", "round", "exhausted"),
+    "action": ("place", "slot", "face", "activate", "trash", "round", "exhausted", "at"),
     "slot": ("set",),
-    "turn_move": ("activate", "moves"),
+    "turn_move": ("activate", "moves", "cards"),
     "produce": ("card", "cell", "id"),
     "blackout": ("piece", "to"),
 }
 
 # ---------------------------------------------------------------- values ----
-KIND_VALUES = {"전투": "combat", "이동": "move", "승리확인": "victory", "필드": "field", "라운드": "round"}
+KIND_VALUES = {"전투": "combat", "이동": "move", "승리확인": "victory", "필드": "field", "라운드": "round",
+               "게임": "game"}
 STATE_VALUES = {"기동": "mobile", "앞면": "mobile", "정착": "settled", "뒷면": "settled"}
 FACE_VALUES = {"앞면": "up", "뒷면": "down"}
 ROUND_VALUES = {"다음": "next", "다음라운드": "next"}
+#: `at:` of a round's field action: the turn it happens in (round.turns)
+AT_VALUES = {"승리확인턴": "victory", "승리확인": "victory", "보급턴": "supply", "보급": "supply", "이동턴": "move",
+             "이동": "move", "대응턴": "response", "대응": "response", "전투턴": "combat", "전투": "combat",
+             "생산턴": "production", "생산": "production", "암막턴": "blackout", "암막": "blackout"}
 ADJACENCY_VALUES = {"팔방": "square8", "8방향": "square8", "사방": "square4", "4방향": "square4",
                     "육각": "hex", "육각형": "hex"}
 BOOL_VALUES = {"예": True, "네": True, "참": True, "아니오": False, "아니요": False, "거짓": False}
@@ -226,6 +239,8 @@ class _Walk:
             return self.items(v, self.move_item)
         if key == "board":
             return self.mapping(v, "board", self._board_value)
+        if key == "rounds":  # kind game: each entry with the per-round keys of kind round
+            return self.items(v, lambda x: self.mapping(x, "round_entry", self._top_value))
         if key == "actions":
             return self.items(v, self.action)
         if key == "field_actions":
@@ -253,7 +268,12 @@ class _Walk:
         return self.mapping(p, "piece", val)
 
     def slots(self, lst):
-        return self.items(lst, lambda s: self.mapping(s, "slot") if isinstance(s, dict) else s)
+        def one(s):
+            if isinstance(s, list):  # a stack, top first
+                return self.items(s, lambda x: self.mapping(x, "slot") if isinstance(x, dict) else x)
+            return self.mapping(s, "slot") if isinstance(s, dict) else s
+
+        return self.items(lst, one)
 
     def decl(self, it):
         def val(k, v, out):
@@ -296,6 +316,8 @@ class _Walk:
                 return _value(FACE_VALUES, v)
             if k == "round":
                 return _value(ROUND_VALUES, v)
+            if k == "at":
+                return _value(AT_VALUES, v)
             return v
 
         return self.mapping(a, "action", val)

@@ -181,3 +181,34 @@ def board_from_spec(spec: dict) -> Board:
             raise BoardError("board.sea", "board-sea-bad", cell=c)
         sea.add(k)
     return Board(frozenset(cells), frozenset(sea), adj, {}, label, values, homes)
+
+
+def example_board_of(corpus) -> dict | None:
+    """The corpus's example board (rules/boards/example.yaml, read by the data layer:
+    `corpus.example_board_document`) as plain data, checked once per corpus; None without a corpus
+    that has one (a bare parse)."""
+    memo = getattr(corpus, "__dict__", None)
+    read = getattr(corpus, "example_board_document", None)
+    if memo is None or read is None:
+        return None
+    got = memo.get("_example_board")
+    if got is None:
+        got = memo["_example_board"] = check_example_board(*read())
+    return got
+
+
+def check_example_board(doc, spec, file: str) -> dict:
+    """The example board `spec` (read from `doc`, the file `file`) checked as the engine will use it: a
+    broken board is a DataError naming the file, line and key (never an internal error in a later move
+    simulation). Returns spec."""
+    from ..errors import DataError, Problem
+
+    if not isinstance(spec, dict):
+        raise DataError([Problem(file, getattr(doc, "line", None) or 1, None, code="example-board-not-mapping")])
+    try:
+        board_from_spec(spec)
+    except BoardError as exc:
+        top = exc.key.split(".")[1] if exc.key.count(".") else None
+        line = doc.line_of(top) if top is not None and hasattr(doc, "line_of") else getattr(doc, "line", None)
+        raise DataError([exc.problem(file, line)]) from None
+    return spec

@@ -40,10 +40,17 @@ MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
 #: rounds of steps 4–6 of every cell together, per scenario (resolution): past it, each combat still
 #: going stops as a `round-limit` gap with `total` — the work and the output stay bounded (1,000 cells
 #: × 10 rounds fit; 1,000 cells × 999 rounds would be minutes and gigabytes of JSON)
-MAX_TOTAL_ROUNDS = 10_000
+MAX_TOTAL_ROUNDS = 5_000
 STATS = ("lv", "hp", "atk", "cost")
 STAT_KO = {"lv": "Lv", "hp": "HP", "atk": "ATK", "cost": "cost"}
 BYEOLMADAE, AMPLIFIER = "별마대", "증폭기"
+
+
+_STEP_RULE = {1: "combat.step1.battle-cards", 2: "combat.step2.response", 3: "combat.step3.sp",
+              4: "combat.step4.attacker-volley", 5: "combat.step5.defender-volley", 6: "combat.step6.check",
+              7: "combat.step7.sweep"}
+_TARGET_RULE = {"hp": "combat.tiebreak", "atk": "combat.tiebreak", "cost": "combat.tiebreak",
+                "listing": "interp.tiebreak.listing-order"}
 
 
 def _tops(slots) -> list:
@@ -106,10 +113,14 @@ class _Decl:
 
 class _Need(Exception):
     """A stat the card data and the file do not give is needed; `why` says for what, as data
-    ({need: tie | hp-left | attacker-atk, level, what, step}) worded by the problem catalogue."""
+    ({need: tie | hp-left | hp-lowered | attacker-atk, level, what, step}) worded by the problem
+    catalogue. `needs` lists every (piece, stat, why) the one decision that stopped needs: a tie
+    compares the stat of every tied piece, so all the unknown ones are needed at once (each a
+    problem of its own); anything later depends on their values and is not looked at."""
 
-    def __init__(self, piece: _P, stat: str, why: dict):
+    def __init__(self, piece: _P, stat: str, why: dict, more: tuple = ()):
         self.piece, self.stat, self.why = piece, stat, why
+        self.needs = ((piece, stat, why), *more)
 
 
 def _tie_cites(level: int) -> list[str]:
@@ -133,10 +144,16 @@ class Engine:
         self.attacker, self.defender = scn.attacker, scn.defender
         self.pieces: dict[str, _P] = {}
         self.by_cell: dict[str, list[_P]] = {}
+        # pieces by (side, card) and by side, in listing order, on the board or not: where a declaration
+        # looks for its declaring piece or its cost without scanning every piece of the scenario
+        self.by_card: dict[tuple, list[_P]] = {}
+        self.by_side: dict[str, list[_P]] = {}
         for spec in scn.pieces:
             p = _P(spec, spec.state, spec.cell)
             self.pieces[spec.id] = p
             self.by_cell.setdefault(spec.cell, []).append(p)
+            self.by_card.setdefault((spec.side, spec.card), []).append(p)
+            self.by_side.setdefault(spec.side, []).append(p)
         self.slots = {s: list(v) for s, v in scn.field.items()} if scn.field is not None else None
         self._bonds: dict[str, set[str]] = {}  # 결속 partners per side, fixed at the start (field_effects)
         self._remote: list | None = None  # pieces with a remote (전투) SP (remote_step)
@@ -155,6 +172,7 @@ class Engine:
         self.vacated_cause: dict[str, str] = {}
         self._combat_cells: set[str] = set()
         self._used_slots: set = set()
+        self.built: list[str] = []  # pieces placed by a build effect (their specs are in `pieces` of the result)
         self.order_used: list[str] = []
         self.rounds_used = 0  # rounds of every cell so far (MAX_TOTAL_ROUNDS)
 
@@ -173,7 +191,7 @@ class Engine:
         return r["date"] if r else ruling_id.split(".")[1]
 
     def emit(self, type_: E, **kw) -> None:
-        self.events.append(Event.make(type_.value, **kw))
+        self.events.append(Event.make(type_._value_, **kw))  # (_value_: the enum's value, read directly)
 
     def assume(self, key, **kw) -> None:
         if key in self._assumed_keys:
@@ -294,33 +312,76 @@ class Engine:
                 # order cannot change the outcome — an unknown cost is not needed here.
                 rec(g, 4)
                 return
-            try:
-                vals = [(self.stat(p, STATS[level], self._why(level, what)), p) for p in g]
-            except _Need:
+            why = self._why(level, what)
+            vals, needs = [], []
+            for p in g:
+                try:
+                    vals.append((self.stat(p, STATS[level], why), p))
+                except _Need as need:
+                    needs += need.needs
+            if needs:
                 # An unknown stat is needed only if the choice could matter: pieces that are
                 # mechanically identical (same card, state, stats, damage, changes) are interchangeable.
-                if len({self._mechanics(p) for p in g}) > 1:
-                    raise
-                self.assume(("interchangeable", tuple(p.id for p in g)), choice="tiebreak-interchangeable",
-                            pieces=[p.id for p in g], stat=STATS[level], rule="interp.tiebreak.listing-order")
-                rec(g, 4)
-                return
+                if len({self._mechanics(p) for p in g}) == 1:
+                    self.assume(("interchangeable", tuple(p.id for p in g)), choice="tiebreak-interchangeable",
+                                pieces=[p.id for p in g], stat=STATS[level], rule="interp.tiebreak.listing-order")
+                    rec(g, 4)
+                    return
+                # Pieces of one card share its unknown value: their order is the order of what was added
+                # to or taken from it (HP x−1 < HP x whatever x is), so the value itself is not needed.
+                shared = self._shared_unknown(g, STATS[level])
+                if shared is None:  # else the comparison reads every tied piece's stat: each unknown one
+                    raise _Need(*needs[0], more=tuple(needs[1:]))
+                vals = shared
             for v in sorted({v for v, _ in vals}, reverse=True):
                 sub = [p for vv, p in vals if vv == v]
                 rec(sub, level + 1 if len(sub) > 1 else level)
                 if top_only and out:
                     return
 
+        if len(group) == 1:  # nothing to compare
+            return [(group[0], 0)]
         if group:
             rec(list(group), 0)
+        return out
+
+    @staticmethod
+    def _shared_unknown(g: list[_P], stat: str) -> list[tuple[int, _P]] | None:
+        """When every piece of `g` is of one card whose `stat` is unknown (not given for any of them), the
+        pieces' values differ only by what the combat added or took: those offsets, comparable as the
+        values are. None otherwise (a known value, another card, a piece named in the file only)."""
+        cards = {p.spec.card for p in g}
+        if len(cards) != 1 or None in cards:
+            return None
+        out = []
+        for p in g:
+            if stat == "lv":
+                if p.field_lv is not None or p.spec.lv is not None:
+                    return None
+                out.append((p.b_lv, p))
+            elif stat == "hp":
+                if p.spec.hp is not None:
+                    return None
+                out.append((p.b_hp - p.damage, p))
+            elif stat == "atk":
+                if p.spec.atk is not None:
+                    return None
+                out.append((p.b_atk, p))
+            else:
+                if p.spec.cost is not None:
+                    return None
+                out.append((0, p))
         return out
 
     @staticmethod
     def _mechanics(p: _P) -> tuple:
         s = p.spec
         lv = p.field_lv if p.field_lv is not None else s.lv
-        return (s.side, s.card, s.structure, p.state, None if lv is None else lv + p.b_lv,
-                None if s.hp is None else s.hp + p.b_hp - p.damage, None if s.atk is None else s.atk + p.b_atk, s.cost)
+        # an unknown stat is the same unknown for two pieces of one card, so what was added to or
+        # taken from it still tells them apart (HP x+1 is more than HP x whatever x is)
+        return (s.side, s.card, s.structure, p.state, ("?", p.b_lv) if lv is None else lv + p.b_lv,
+                ("?", p.b_hp - p.damage) if s.hp is None else s.hp + p.b_hp - p.damage,
+                ("?", p.b_atk) if s.atk is None else s.atk + p.b_atk, s.cost)
 
     def pick_target(self, cell: str, side: str, what: tuple[str, int | None]) -> tuple[_P, int, dict] | None:
         """combat.targeting: the side's highest-priority mobile piece in the cell, else settled.
@@ -338,11 +399,15 @@ class Engine:
         target, level = self.rank(cands, what, top_only=True)[0]
         by = "only" if len(cands) == 1 else ("lv", "hp", "atk", "cost", "listing")[level]
         value = None
-        if by in ("lv", "hp", "atk", "cost"):
-            value = {"lv": self.lv_or_none, "hp": self.hp_or_none, "atk": self.atk_or_none,
-                     "cost": lambda q: q.spec.cost}[by](target)
-        rule = {"hp": "combat.tiebreak", "atk": "combat.tiebreak", "cost": "combat.tiebreak",
-                "listing": "interp.tiebreak.listing-order"}.get(by, "combat.targeting")
+        if by == "lv":
+            value = self.lv_or_none(target)
+        elif by == "hp":
+            value = self.hp_or_none(target)
+        elif by == "atk":
+            value = self.atk_or_none(target)
+        elif by == "cost":
+            value = target.spec.cost
+        rule = _TARGET_RULE.get(by, "combat.targeting")
         why = {"target_pool": pool, "target_candidates": len(cands), "target_by": by, "target_value": value,
                "target_lv": self.lv_or_none(target), "target_rule": rule}
         return target, level, why
@@ -355,15 +420,19 @@ class Engine:
         return None if p.spec.atk is None else p.spec.atk + p.b_atk
 
     # ------------------------------------------------------------- field ----
-    def field_effects(self, when: str, cell: str | None = None) -> None:
+    def field_effects(self, when: str, cell: str | None = None, only_side: str | None = None,
+                      step: int | None = 2, rule: str = "field.position-reference") -> None:
         """병풍 (별마대): while a face-up 별마대 is on the side's field, the leftmost card's pieces are Lv 6.
         The `field:` of a scenario is the field after its cards entered: 병풍's card and 결속's partner
         are read from it once, at the start, and stay fixed for the whole combat turn (a (대응) card
         trashed in step 2 does not move them: interp.screen.leftmost, interp.bond.face-up)."""
         if self.slots is None:
             return
-        self._bonds = {side: set(bond_partners(_tops(slots)).values()) for side, slots in self.slots.items()}
+        if only_side is None:
+            self._bonds = {side: set(bond_partners(_tops(slots)).values()) for side, slots in self.slots.items()}
         for side, slots in self.slots.items():
+            if only_side is not None and side != only_side:
+                continue
             formation_on = any(s is not None and s.face_up and s.card == BYEOLMADAE for s in slots)
             left = next(((i, s) for i, s in enumerate(slots) if s is not None), None)
             target = screen_target(_tops(slots)) if formation_on else None
@@ -382,11 +451,12 @@ class Engine:
                     if p.on_board:
                         changed.append(p.id)
             if changed:
-                where = {"phase": "setup"} if cell is None else {"cell": cell, "step": 2}
+                where = ({"phase": "setup"} if cell is None else {"cell": cell, "phase": "response"} if step is None
+                         else {"cell": cell, "step": step})
                 self.emit(E.FIELD, **where, side=side, effect="병풍", source=BYEOLMADAE, card=target_card,
                           slot=(left[0] + 1) if left else None, pieces=changed,
-                          lv=FORMATION_LV if target_card else None, rule="field.position-reference",
-                          interpretation="interp.screen.leftmost")
+                          lv=FORMATION_LV if target_card else None, rule=rule,
+                          interpretation="interp.screen.leftmost", **({"why": when} if cell is not None else {}))
 
     def bonded_cards(self, side: str) -> set[str] | None:
         """결속 (증폭기): the piece card immediately to the left of each face-up 증폭기. None: no field."""
@@ -401,11 +471,13 @@ class Engine:
         if not encounters:
             raise self.forbid("no-encounter", "response.when", self.scn.response[0])
         response_cells: set[str] = set()
+        known = set(encounters)  # membership, asked once per attack of every declaration
         for d in self.scn.response:
-            decl = self.declare(d, encounters, response_cells, phase="response")
+            decl = self.declare(d, encounters, response_cells, phase="response", encounter_set=known)
             if decl.role is Role.DEFENDER:
                 response_cells.update(decl.applies)
             self.stack.append(decl)
+        self._response_cells = set(response_cells)
 
     def _ability_for(self, d: Declaration, timing: str) -> tuple[str | None, dict | None]:
         card = self.corpus.cards[d.card]
@@ -442,8 +514,11 @@ class Engine:
         return abil[0]["name"], card
 
     def declare(self, d: Declaration, encounters: list[str], response_cells: set[str], phase: str,
-                combat_cell: str | None = None) -> _Decl:
-        """Check one declaration at declaration time and perform its flip and costs."""
+                combat_cell: str | None = None, encounter_set: set[str] | None = None) -> _Decl:
+        """Check one declaration at declaration time and perform its flip and costs
+        (`encounter_set`: the encounters as a set, when the caller has one)."""
+        if encounter_set is None:
+            encounter_set = set(encounters)
         timing = "대응" if phase == "response" else "전투"
         role = self.role(d.side)
         counter = phase == "response" and role is Role.ATTACKER
@@ -520,17 +595,25 @@ class Engine:
         for pr in effect:
             if isinstance(pr, fx.Attack):
                 cell = self._cell_ref(pr.cell, ctx, d, combat_cell)
-                if phase == "response" and cell not in encounters:
+                if phase == "response" and cell not in encounter_set:
                     raise self.forbid("attack-cell-not-encounter", "response.attack-cells", d,
                                       "cell" if d.cell is not None else "effect", cell=cell, encounters=list(encounters))
-                if phase == "response" and len({q.side for q in self.pieces.values()
-                                                 if q.on_board and q.cell == cell}) < 2:
+                if phase == "response" and not self.both_present(cell):
                     # an earlier cost emptied one side: still an encounter cell for declaring
                     self.assume(("encounter-at-opening", cell), choice="encounter-at-opening", cell=cell,
                                 rule="response.attack-cells", interpretation="interp.encounter.at-opening")
                 add(cell)
             elif isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
                 add(self._cell_ref(pr.cell, ctx, d, combat_cell) if pr.cell else combat_cell)
+            elif isinstance(pr, fx.Build):
+                info = self.corpus.cards.get(pr.card)
+                if info is None or info["type"] != "piece":
+                    raise self.error(d, "effect", "build-card-unknown", card=pr.card,
+                                     candidates=[n for n, c in self.corpus.cards.items()
+                                                 if c["type"] == "piece" and (pr.card in n or n in pr.card)][:3])
+                if pr.id is not None and pr.id in self.pieces:
+                    raise self.error(d, "effect", "build-id-taken", id=pr.id)
+                add(self._cell_ref(pr.cell, ctx, d, combat_cell))
             else:
                 pid = self._piece_ref(pr.piece, ctx, d)
                 p = self.pieces[pid]
@@ -605,8 +688,7 @@ class Engine:
                 raise self.forbid("sp-piece-mobile", self._sp_rule(d), d, "piece", piece=p.id, card=d.card,
                                   timing="대응")
             return p.id
-        cands = [p for p in self.pieces.values() if p.on_board and p.side == d.side and p.card == d.card
-                 and p.state is SETTLED]
+        cands = [p for p in self.by_card.get((d.side, d.card), ()) if p.on_board and p.state is SETTLED]
         if not cands:
             raise self.forbid("no-settled-sp-piece", self._sp_rule(d), d, "card", side=d.side, card=d.card,
                               timing="대응")
@@ -669,7 +751,9 @@ class Engine:
             if bad is not None:
                 raise self.forbid("cost-mismatch", "response.declare.timing", d, "cost", piece=bad.piece, card=d.card,
                                   **what)
-            cands = [p for p in self.pieces.values() if ok(p)]
+            pool = (self.pieces.values() if not c.own else self.by_card.get((d.side, c.card), ()) if c.card is not None
+                    else self.by_side.get(d.side, ()))  # the same pieces in the same order, fewer looked at
+            cands = [p for p in pool if ok(p)]
             if not cands:
                 raise self.forbid("cost-unpayable", "response.declare.timing", d, "cost", card=d.card, **what)
             if len(cands) > 1:
@@ -680,9 +764,10 @@ class Engine:
         for g in given:  # costs given in the scenario beyond the card's own
             p = self.pieces[g.piece]
             if not p.on_board:
-                raise self.forbid("cost-piece-gone", "response.declare.timing", d, "cost", piece=p.id)
+                raise self.forbid("cost-piece-gone", "response.declare.timing", d, "cost", piece=p.id, card=d.card)
             if p.side != d.side:
-                raise self.forbid("cost-not-own", "response.declare.timing", d, "cost", piece=p.id, piece_side=p.side)
+                raise self.forbid("cost-not-own", "response.declare.timing", d, "cost", piece=p.id, piece_side=p.side,
+                                  card=d.card)
             if p.id in to_pay:
                 raise self.error(d, "cost", "cost-twice", piece=p.id)
             to_pay.append(p.id)
@@ -711,6 +796,7 @@ class Engine:
             if p.spec.structure:
                 self.emit(E.FRAGMENT, cell=cell, **kw, piece=pid, by=None, side=None, reason="cost",
                           rule="combat.capture")
+            self._left_board(p, cell, None if phase == "response" else 1)
 
     # ------------------------------------------------------- resolution ----
     def resolve(self, decl: _Decl, at: str, step: int) -> None:
@@ -726,9 +812,68 @@ class Engine:
             self.apply(pr, decl, ctx, at, step)
         if decl.slot is not None and self.slots is not None:  # a special card goes to the trash: its slot empties
             side, i = decl.slot
-            self.slots[side][i] = None
+            under = self.slots[side][i].under if self.slots[side][i] is not None else None
             self.emit(E.FIELD, cell=at, step=step, side=side, effect="trash", card=decl.card, slot=i + 1,
-                      source=None, pieces=[], lv=None, rule="field.special.trash")
+                      source=None, pieces=[], lv=None, **({"under": under.card} if under is not None else {}),
+                      rule="field.special.trash")
+            self._slot_left(side, i, at, step)
+
+    def _slot_left(self, side: str, i: int, cell: str, step: int | None) -> None:
+        """The top card of `side`'s slot i left the field (trashed, or its kind exhausted): the card it
+        covered comes back at once (field.uncover: '위 카드가 폐기되면 아래 기물 카드는 복귀합니다'), its pieces
+        turn mobile at once unless it was retired in the same round (2026-09-19 후속3), and its 등장효과
+        fires again ('다시 공개되는 것이므로 등장효과가 재발동합니다': 별마대 병풍 again, 증폭기 결속 again)
+        — before the steps that follow, not after the combat."""
+        under = self.slots[side][i].under
+        self.slots[side][i] = under
+        if under is None or under.type != "piece":
+            return
+        where = {"cell": cell, "step": step} if step is not None else {"cell": cell, "phase": "response"}
+        flipped: list[str] = []
+        if under.face_up and not under.same_round:
+            for p in self.by_side.get(side, ()):
+                if p.on_board and p.card == under.card and p.state is SETTLED:
+                    p.state = MOBILE
+                    flipped.append(p.id)
+                    self.emit(E.FLIP, cell=p.cell, **({"step": step} if step is not None else {"phase": "response"}),
+                              piece=p.id, **{"from": "settled"}, to="mobile", rule="field.uncover")
+        self.emit(E.FIELD, **where, side=side, effect="uncover", card=under.card, slot=i + 1, source=None,
+                  pieces=flipped, lv=None, face="up" if under.face_up else "down", same_round=under.same_round,
+                  entry_effect=any(a["timing"] == "등장" for a in self.corpus.cards[under.card]["abilities"]),
+                  rule="field.uncover", ruling="ruling.2026-09-19.followup3" if under.same_round else None)
+        if not under.face_up:
+            return  # a face-down set piece card comes back face down: no 등장
+        if under.card == BYEOLMADAE:
+            self.field_effects("uncover", cell, only_side=side, step=step, rule="field.uncover")
+        elif under.card == AMPLIFIER and i > 0:
+            left = self.slots[side][i - 1]
+            if left is not None and left.face_up and left.type == "piece":
+                self._bonds.setdefault(side, set()).add(left.card)
+
+    def _left_board(self, p: _P, cell: str, step: int | None) -> None:
+        """`p` left the board: when its kind's limit is used up (exhausted) and no piece of it is left on
+        the board, its card leaves the field at once and its 등장효과 ends (field.kind-exhausted: '종류 한도가
+        모두 소진된 상태에서 보드 위 그 종류 기물이 0기가 되면 그 기물 카드는 필드에서 제거되어 자리가 해제됩니다')."""
+        ex = self.scn.exhausted
+        if not ex or p.card is None or p.card not in ex.get(p.side, ()) or self.slots is None:
+            return
+        if any(q.on_board for q in self.by_card.get((p.side, p.card), ())):
+            return
+        slots = self.slots.get(p.side)
+        i = next((k for k, sl in enumerate(slots or ()) if sl is not None and sl.card == p.card), None)
+        if i is None:
+            return
+        where = {"cell": cell, "step": step} if step is not None else {"cell": cell, "phase": "response"}
+        self.emit(E.FIELD, **where, side=p.side, effect="removed", card=p.card, slot=i + 1, source=None, pieces=[],
+                  lv=None, last=p.id, rule="field.kind-exhausted")
+        was_face_up = slots[i].face_up
+        self._slot_left(p.side, i, cell, step)
+        if was_face_up and p.card == BYEOLMADAE:  # 병풍 ends with its card (field.entry-effect.duration)
+            self.field_effects("removed", cell, only_side=p.side, step=step, rule="field.entry-effect.duration")
+        if was_face_up and self._bonds.get(p.side):
+            self._bonds[p.side].discard(p.card)
+            if p.card == AMPLIFIER:
+                self._bonds[p.side] = set()
 
     def fizzle(self, decl: _Decl, at: str, step: int, reason: FizzleReason, pr, piece=None, cell=None,
                rule="response.fizzle", ruling=None) -> None:
@@ -775,6 +920,8 @@ class Engine:
             for p in hits:
                 self.buff(p, pr, step, decl.card, step_rule)
             return None
+        if isinstance(pr, fx.Build):
+            return self.build(pr, decl, ctx, at, step)
         pid = self._ref(pr.piece, ctx)
         p = self.pieces.get(pid)
         was = decl.from_cells.get(pid)
@@ -818,6 +965,48 @@ class Engine:
             self.buff(p, pr, step, decl.card, step_rule)
         return None
 
+    def build(self, pr, decl: _Decl, ctx, at: str, step: int) -> None:
+        """A new piece of pr.card in its cell: placed mobile, within the cell limits (production.placement:
+        '생산·건설 기물은 기동으로'; the combat page: '잠입건설로 세운 구조물도 기동'); in a combat cell it joins from
+        step 3 like an arrival (response.resolve.arrive). A 맞대응 of a card that reaches several cells builds
+        only in the 대응 셀 (response.counter.multi-cell: '잠입건설은 대응 셀에만 생산')."""
+        side = decl.d.side
+        cell = ctx["chosen"] if pr.cell == fx.CHOSEN else (pr.cell or ctx["chosen"] or at)
+        if decl.role is Role.ATTACKER and cell not in getattr(self, "_response_cells", set()):
+            return self.fizzle(decl, at, step, FizzleReason.BUILD_BLOCKED, pr, cell=cell,
+                               rule="response.counter.multi-cell")
+        here = self.in_cell(cell)
+        if sum(1 for q in here if q.side == side) >= SIDE_LIMIT or len(here) >= CELL_LIMIT:
+            return self.fizzle(decl, at, step, FizzleReason.BUILD_BLOCKED, pr, cell=cell, rule="production.placement")
+        info = self.corpus.cards[pr.card]
+        pid = pr.id
+        if pid is None:
+            n = 1
+            while f"{side}-{pr.card}-built-{n}" in self.pieces:
+                n += 1
+            pid = f"{side}-{pr.card}-built-{n}"
+        order = 1 + max((q.spec.order for q in self.pieces.values()), default=-1)
+        given = dict(pr.stats)
+        spec = PieceSpec(id=pid, side=side, cell=cell, card=pr.card, name=None, lv=given.get("lv", info.get("lv")),
+                         hp=given.get("hp", info.get("hp")), atk=given.get("atk", info.get("atk")),
+                         cost=info.get("cost"), state=MOBILE, structure=bool(info.get("structure")), order=order,
+                         line=None, given=frozenset(given))
+        p = _P(spec, MOBILE, None)
+        self.pieces[pid] = p
+        self.by_card.setdefault((side, pr.card), []).append(p)
+        self.by_side.setdefault(side, []).append(p)
+        self._put(p, cell)
+        self.built.append(pid)
+        if cell == at:
+            joins = "combat"
+        elif cell in self._combat_cells:
+            joins = "later-combat"
+        else:
+            joins = "new-encounter" if self.both_present(cell) else None
+        self.emit(E.BUILD, cell=cell, step=step, piece=pid, card=pr.card, side=side, structure=spec.structure,
+                  joins=joins, at=at, index=decl.d.index, rule="production.placement")
+        return None
+
     def _ref(self, ref, ctx):
         if ref == fx.TARGET:
             return ctx["target"]
@@ -833,7 +1022,8 @@ class Engine:
                   duration="combat", rule=rule)
         # combat.attack: a piece at HP 0 or less is captured at once, however it got there
         # (a lowered HP too); the piece goes to its opponent's 포로 영역
-        hp = self.hp_or_none(p) if pr.hp < 0 else None
+        # whether a lowered HP captures needs the HP: an unknown one is asked for, never taken as safe
+        hp = self.stat(p, "hp", {"need": "hp-lowered"}) if pr.hp < 0 else None
         if hp is not None and hp <= 0:
             self._hp_capture(p, None, self.opp(p.side), p.cell, step, None)
 
@@ -880,6 +1070,7 @@ class Engine:
             self.prisoners[side].append(p.id)
             self.emit(E.CAPTURE, cell=cell, step=step, round=rnd, piece=p.id, by=by, side=side, reason=reason.value,
                       rule=rule, ruling=ruling, **({"interpretation": interpretation} if interpretation else {}))
+        self._left_board(p, cell, step)
 
     def volley(self, cell: str, side: str, step: int, rnd: int) -> bool:
         rule = "combat.step4.attacker-volley" if step == 4 else "combat.step5.defender-volley"
@@ -889,6 +1080,8 @@ class Engine:
         for p, level in order:
             if not p.on_board or p.cell != cell or p.state is not MOBILE:
                 continue
+            if p.spec.atk is None and self._idle_whatever_atk(p, cell, side, step, rnd):
+                continue  # an unknown ATK that cannot matter is not read (nor asked for)
             atk = self.stat(p, "atk", {"need": "attacker-atk"})
             if atk <= 0:
                 self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk, why="atk-zero",
@@ -906,10 +1099,7 @@ class Engine:
                     continue
             tgt = self.pick_target(cell, self.opp(side), ("attack-target", step))
             if tgt is None:
-                cause = self.vacated_cause.get(cell)
-                self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk, why="no-target",
-                          rule={"cost": "response.cost.emptied-cell", "stack": "response.resolve.depart"}.get(
-                              cause, "combat.targeting"), ruling=R_VACATED if cause else None)
+                self._no_target(p, cell, step, rnd, atk)
                 continue
             target, tlevel, why = tgt
             p.attacked = True
@@ -918,12 +1108,30 @@ class Engine:
                      ruling=ruling, why=why)
         return changed
 
+    def _no_target(self, p: _P, cell: str, step: int, rnd: int, atk: int | None) -> None:
+        cause = self.vacated_cause.get(cell)
+        self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk, why="no-target",
+                  rule={"cost": "response.cost.emptied-cell", "stack": "response.resolve.depart"}.get(
+                      cause, "combat.targeting"), ruling=R_VACATED if cause else None)
+
+    def _idle_whatever_atk(self, p: _P, cell: str, side: str, step: int, rnd: int) -> bool:
+        """A mobile piece whose ATK is unknown does not attack whatever its ATK: a structure while mobile
+        structures do not attack yet (ruling), or no opposing piece left in the cell. Then the event is
+        recorded without the ATK (None) and True is returned; False when its ATK decides."""
+        if p.spec.structure and not self.in_force(R_MOBILE_STRUCTURES):
+            self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, cell=cell, piece=p.id, ruling=R_MOBILE_STRUCTURES,
+                     rule="combat.structures")
+            self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=None,
+                      why="ruling-not-in-force", rule="combat.structures", ruling=R_MOBILE_STRUCTURES)
+            return True
+        if not self.in_cell(cell, self.opp(side)):
+            self._no_target(p, cell, step, rnd, None)
+            return True
+        return False
+
     # ------------------------------------------------------------ combats ----
     def step(self, cell, n, rnd=None, **kw) -> None:
-        rules = {1: "combat.step1.battle-cards", 2: "combat.step2.response", 3: "combat.step3.sp",
-                 4: "combat.step4.attacker-volley", 5: "combat.step5.defender-volley", 6: "combat.step6.check",
-                 7: "combat.step7.sweep"}
-        rule = kw.pop("rule", None) or rules[n]
+        rule = kw.pop("rule", None) or _STEP_RULE[n]
         self.emit(E.STEP, cell=cell, step=n, round=rnd, **kw, rule=rule)
 
     def vacated_side(self, cell: str) -> str | None:
@@ -1350,7 +1558,7 @@ class Engine:
     def result(self) -> CombatResult:
         positions = {p.id: p.cell for p in sorted(self.pieces.values(), key=lambda p: p.spec.order) if p.on_board}
         pieces = {}
-        for s in self.scn.pieces:
+        for s in list(self.scn.pieces) + [self.pieces[b].spec for b in self.built]:
             pieces[s.id] = {"side": s.side, "card": s.card, "name": s.name, "label": s.label, "cell": s.cell,
                             "state": s.state.value, "lv": s.lv, "hp": s.hp, "atk": s.atk, "cost": s.cost,
                             "structure": s.structure}
@@ -1368,31 +1576,95 @@ def default_as_of(corpus) -> str:
 
 
 def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | None = None,
-             combat_order: Iterable[str] | None = None, overrides: dict[str, bool] | None = None) -> CombatResult:
+             combat_order: Iterable[str] | None = None, overrides: dict[str, bool] | None = None,
+             work: list | None = None) -> CombatResult:
     """Resolve a combat scenario. Raises DataError when the scenario is invalid
     (also for checks made at declaration time or a stat needed but unknown).
 
     as_of: the date in force (default: the file's as_of, else the latest ruling date).
     combat_order: overrides the file's combat_order (used by --all-branches).
     overrides: {ruling id: in force?} — forces single rulings on or off (used by --compare
-    to tell which ruling makes a difference)."""
+    to tell which ruling makes a difference).
+    work: a list to which the number of events recorded is appended, also when the scenario is
+    refused midway (what --all-branches counts against its budget)."""
     if effects is None:
-        effects = corpus.effects  # read once by the data layer (corpus.load_effects)
+        effects = fx.effects_of(corpus)  # read by the data layer, checked once per corpus
     when = as_of or scn.as_of or default_as_of(corpus)
     # The resolution allocates many small, acyclic objects; the cyclic GC would rescan the
     # growing heap again and again (super-linear on big boards), so it is paused meanwhile.
     gc_was_on = gc.isenabled()
     gc.disable()
+    engine = None
     try:
-        return Engine(scn, corpus, when, effects, combat_order, overrides).run()
+        engine = Engine(scn, corpus, when, effects, combat_order, overrides)
+        return engine.run()
     except _Need as need:
-        p = need.piece
-        raise DataError([Problem(scn.file, p.spec.line, f"{p.id}.{need.stat}", code="stat-unknown",
-                                 params={"piece": p.id, "label": p.spec.label, "stat": need.stat,
-                                         "stat_name": STAT_KO[need.stat], "why": need.why})]) from None
+        problems, seen = [], set()
+        for p, stat, why in need.needs:
+            if (p.id, stat) in seen:
+                continue
+            seen.add((p.id, stat))
+            problems.append(Problem(scn.file, p.spec.line, f"{p.id}.{stat}", code="stat-unknown",
+                                    params={"piece": p.id, "label": p.spec.label, "stat": stat,
+                                            "stat_name": STAT_KO[stat], "why": why}))
+        raise DataError(problems) from None
     finally:
+        if work is not None:
+            work.append(len(engine.events) if engine is not None else 0)
         if gc_was_on:
             gc.enable()
+
+
+def stack_cells(scn: Scenario, corpus, as_of: str | None = None, effects: dict | None = None) -> frozenset | None:
+    """The cells the response stack reaches, read from the declarations as the engine checks them
+    (response turn only, no combat fought): every cell an effect applies to, a target's or a
+    declaring piece's cell, a move's destination, and every cell where a declaration flipped or
+    removed a piece (costs). A first combat elsewhere hosts the stack's resolution without being
+    touched by it: the board after step 2 is the same whichever such cell hosts it.
+
+    None when that cannot be said: an effect with no cell of its own (it applies where the stack
+    resolves), an effect the pages do not give (its gap is reported at the hosting cell), or
+    declarations the engine refuses (each order then shows it)."""
+    if effects is None:
+        effects = fx.effects_of(corpus)
+    eng = Engine(scn, corpus, as_of or scn.as_of or default_as_of(corpus), effects)
+    try:
+        eng.check_battle_card_order()
+        eng.field_effects("setup")
+        encounters = sorted((c for c in eng.by_cell if eng.both_present(c)), key=cell_sort_key)
+        eng._combat_cells = set(encounters)
+        eng.declare_all(encounters)
+    except (DataError, Forbidden, _Need):
+        return None
+    cells: set[str] = set()
+    for decl in eng.stack:
+        if not decl.effect:
+            return None
+        cells.update(decl.applies)
+        cells.update(decl.from_cells.values())
+        cells.update(c for c in (decl.chosen_cell, decl.target_cell) if c is not None)
+        if decl.self_id is not None:
+            cells.add(eng.pieces[decl.self_id].spec.cell)
+        for pr in decl.effect:
+            if isinstance(pr, (fx.Attack, fx.Buff)) and (isinstance(pr, fx.Attack) or pr.piece == fx.BONDED):
+                cell = decl.chosen_cell if pr.cell in (None, fx.CHOSEN) else pr.cell
+                if cell is None:
+                    return None  # resolves at the hosting combat's cell
+                cells.add(cell)
+            elif isinstance(pr, fx.Move):
+                cells.add(pr.to)
+            elif isinstance(pr, fx.Build):
+                cell = decl.chosen_cell if pr.cell in (None, fx.CHOSEN) else pr.cell
+                if cell is None:
+                    return None
+                cells.add(cell)
+    for e in eng.events:  # flips and costs at declaration
+        if e.get("cell") is not None:
+            cells.add(e.get("cell"))
+    for p in eng.pieces.values():
+        if not p.on_board or p.cell != p.spec.cell or p.state is not p.spec.state:
+            cells.add(p.spec.cell)
+    return frozenset(cells)
 
 
 def combat_orders(scn: Scenario, corpus, limit: int = 1) -> list[tuple[str, ...]]:

@@ -1,6 +1,6 @@
 """Card effects as data: the primitives (flip, move, attack, buff; destroy for
 costs), their parser (shared by cards/effects.yaml and a scenario's inline
-`effect:`), and the validation of cards/effects.yaml (read by `corpus.load_effects`).
+`effect:`), and the validation of cards/effects.yaml (read by the data layer, `corpus.read_effects`; effects_of).
 
 Only what the rulebook pages state precisely is defined in effects.yaml; any
 other card's effect is unknown, and a scenario that declares it must give the
@@ -111,7 +111,28 @@ class Destroy:
         return {"destroy": sel}
 
 
-Primitive = Flip | Move | Attack | Buff
+@dataclass(frozen=True)
+class Build:
+    """A new piece of `card` placed in `cell` at resolution (생산·건설 기물은 기동으로, 셀 한도 안에서 —
+    production.placement); e.g. 잠입건설, whose own text the pages do not give: written inline by the user."""
+
+    card: str
+    cell: str | None  # a cell id, CHOSEN, or None (= the item's `cell`)
+    id: str | None = None
+    #: stats the card data does not give (e.g. 폭약's Lv and HP), as the user knows them
+    stats: tuple[tuple[str, int], ...] = ()
+
+    kind = "build"
+
+    def describe(self) -> dict:
+        out: dict[str, Any] = {"build": self.card, "cell": self.cell}
+        if self.id is not None:
+            out["id"] = self.id
+        out.update(dict(self.stats))
+        return out
+
+
+Primitive = Flip | Move | Attack | Buff | Build
 
 
 @dataclass(frozen=True)
@@ -179,13 +200,13 @@ def parse_primitive(obj, where: str, sink: _Sink) -> Primitive | None:
     if not isinstance(obj, dict):
         sink.add(None, None, where, "effect-not-mapping")
         return None
-    heads = [k for k in ("flip", "move", "attack", "buff") if k in obj]
+    heads = [k for k in ("flip", "move", "attack", "buff", "build") if k in obj]
     if len(heads) != 1:
         sink.add(obj, None, where, "effect-head")
         return None
     head = heads[0]
     allowed = {"flip": {"flip", "to"}, "move": {"move", "to"}, "attack": {"attack", "cell"},
-               "buff": {"buff", "atk", "hp", "lv", "cell", "duration"}}[head]
+               "buff": {"buff", "atk", "hp", "lv", "cell", "duration"}, "build": {"build", "cell", "id", "lv", "hp", "atk"}}[head]
     for k in obj:
         if k not in allowed:
             sink.add(obj, k, f"{where}.{k}", "effect-unknown-key", head=head, key=k, allowed=sorted(allowed))
@@ -208,6 +229,26 @@ def parse_primitive(obj, where: str, sink: _Sink) -> Primitive | None:
             sink.add(obj, "to" if "to" in obj else None, f"{where}.to", "move-to")
             return None
         return Move(piece, to)
+    if head == "build":
+        card, cell, bid = obj.get("build"), obj.get("cell"), obj.get("id")
+        if not isinstance(card, str) or not card.strip():
+            sink.add(obj, "build", f"{where}.build", "build-card")
+            return None
+        if cell is not None and _cell_text(cell) is None:
+            sink.add(obj, "cell", f"{where}.cell", "attack-cell")
+            return None
+        if bid is not None and (isinstance(bid, (dict, list, bool)) or not str(bid).strip()):
+            sink.add(obj, "id", f"{where}.id", "build-id")
+            return None
+        stats = []
+        for k in ("lv", "hp", "atk"):
+            if k in obj:
+                if not _is_int(obj[k]) or obj[k] < (1 if k == "hp" else 0):
+                    sink.add(obj, k, f"{where}.{k}", "build-stat", stat=k, value=obj[k], least=1 if k == "hp" else 0)
+                    return None
+                stats.append((k, obj[k]))
+        return Build(card.strip(), _cell_text(cell) if cell is not None else None,
+                     str(bid) if bid is not None else None, tuple(stats))
     if head == "attack":
         n = obj.get("attack")
         if not _is_int(n):
@@ -303,9 +344,20 @@ def _item_type_problem(it: dict) -> str | None:
     return None
 
 
+def effects_of(corpus) -> dict:
+    """The corpus's card effects (cards/effects.yaml of its data tree, read by the data layer:
+    `corpus.effects_document`), validated against its cards once per corpus: {(card, ability): EffectDef}.
+    No file means no effect is known."""
+    got = corpus.__dict__.get("_effects")
+    if got is None:
+        doc, display = corpus.effects_document()
+        got = corpus.__dict__["_effects"] = {} if doc is None else parse_effects(doc, corpus, display)
+    return got
+
+
 def parse_effects(doc, corpus, display: str) -> dict[tuple[str, str | None], EffectDef]:
     """Validate the document of cards/effects.yaml (read by the data layer:
-    `corpus.load_effects`, `corpus.effects`) against the card database.
+    `corpus.read_effects`; see effects_of) against the card database.
 
     Returns {(card, ability): EffectDef}; ability is None for a special card's own
     effect. Raises DataError naming `display` (the file) and the line."""

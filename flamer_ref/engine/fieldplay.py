@@ -91,9 +91,14 @@ class FieldPlay:
         for i, entry in enumerate(initial):
             if entry is None:
                 continue
-            name, face_up = entry
-            card = Card(name, face_up, self.db[name]["type"], shown_before=face_up)
-            self.slots[i].append(card)
+            # a slot is one card (name, face_up) or a stack of them, bottom first (엎어 세트, field.stack):
+            # a piece card under another was retired before the start (retired_round 0: not this round)
+            stack = entry if isinstance(entry, list) else [entry]
+            for k, (name, face_up) in enumerate(stack):
+                card = Card(name, face_up, self.db[name]["type"], shown_before=face_up)
+                if k < len(stack) - 1 and card.type == "piece":
+                    card.retired, card.retired_round = True, 0
+                self.slots[i].append(card)
         for i in range(SLOTS):  # the starting cards' 등장 happened at the start
             card = self._top(i)
             if card is not None and card.face_up and card.type == "piece":
@@ -199,7 +204,7 @@ class FieldPlay:
         if under is not None and under.type == "piece" and not under.retired:
             under.retired, under.retired_round = True, self.round
             self.events.append({"type": "retire", "action": index, "card": under.name, "slot": slot,
-                                "face": "up" if under.face_up else "down",
+                                "face": "covered", "was_face": "up" if under.face_up else "down",
                                 "permanent": self.as_of < "2026-09-04", "rule": "field.retire"})
             self._released(index, under, "retired")
         if face_up and info["type"] == "piece":

@@ -38,6 +38,8 @@ class FieldAction(NamedTuple):
     card: str | None = None
     slot: int | None = None
     face_up: bool | None = None
+    #: kind round: the turn it happens in (`at:`; None = not written, played after the 보급턴)
+    at: str | None = None
 
 
 class Production(NamedTuple):
@@ -136,3 +138,5 @@ class RoundScenario(ScenarioBase):
     produce: tuple[Production, ...]
     blackout: tuple[BlackoutFlip, ...]
     notices: tuple[dict, ...] = ()
+    #: (이동) special cards used in the 이동턴 (move.special-cards), by name
+    move_cards: tuple[str, ...] = ()

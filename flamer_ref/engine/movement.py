@@ -126,8 +126,13 @@ def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[
     encounters = tuple(sorted((c for c in both if c in mobile_in), key=cell_sort_key))
     for c in encounters:
         events.append({"type": "encounter", "cell": c, "rule": "move.encounter"})
-    for c in sorted((c for c in both if c not in mobile_in), key=cell_sort_key):
+    quiet = sorted((c for c in both if c not in mobile_in), key=cell_sort_key)
+    for c in quiet:
         events.append({"type": "standoff-cell", "cell": c, "rule": "combat.standoff"})
+    if quiet:
+        # the page says a 대립 cell is fought again once a mobile piece is in it ('기동 기물이 생기면 그다음
+        # 전투턴에 다시 조우 셀로 취급'); that one with none stays no encounter is the reading of that sentence
+        unresolved.append({"reason": "standoff-no-encounter", "cells": quiet, "rule": "combat.standoff"})
     return MoveResult(valid=not errors, errors=tuple(errors), positions=positions, encounters=encounters,
                       events=tuple(events), unresolved=tuple(unresolved))
 
@@ -253,7 +258,7 @@ def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves
         # 음속돌파 ('1셀 이동하고 이후 상대 기물을 통과'): the SP itself and the piece's later moves
         # this turn may pass enemy cells (a reading: reported as pass-enemies)
         can_pass = (sp is not None and sp.pass_enemies) or p.id in passing
-        bad = None
+        bad = cut = None
         passed: list[str] = []
         for i, cell in enumerate(order.path):
             # a step after entering an enemy cell: in this path, or earlier this turn (the
@@ -264,8 +269,14 @@ def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves
             if entered_enemy:
                 if can_pass:
                     passed.append(here)
+                elif i > 0:
+                    # the page's worked example (경로 중간의 상대 셀): the piece entered the enemy cell
+                    # and its move ends there — 결과: B셀에서 전투. The rest of the path is refused
+                    # (blocked-by-enemy, with `ended`), the move up to the enemy cell stands.
+                    cut = ("blocked-by-enemy", {"cell": here, "next": cell, "earlier": False, "ended": here}, i)
+                    break
                 else:
-                    bad = ("blocked-by-enemy", {"cell": here, "next": cell, "earlier": i == 0})
+                    bad = ("blocked-by-enemy", {"cell": here, "next": cell, "earlier": True})
                     break
             if not board.on_board(cell):
                 bad = ("off-board", {"cell": cell, "sea": cell in board.sea})
@@ -277,7 +288,7 @@ def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves
         if bad is not None:
             err(order.index, p.id, bad[0], **bad[1])
             continue
-        dest = order.path[-1]
+        dest = here if cut is not None else order.path[-1]
         if order.index in refused:  # the limits, checked after all moves (interp.move.limit-order)
             reason, detail = refused[order.index]
             err(order.index, p.id, reason, **detail)
@@ -288,6 +299,8 @@ def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves
             unresolved.append({"reason": "pass-enemies", "move": order.index, "piece": p.id, "cell": cell,
                                "sp": sp.name if sp is not None and sp.pass_enemies else passing_sp.get(p.id),
                                "rule": "move.path.enemy-stop", "interpretation": "interp.move.sonic-pass"})
+        if cut is not None:  # the part of the path beyond the enemy cell: refused, reported
+            err(order.index, p.id, cut[0], **cut[1])
         src = positions[p.id]
         positions[p.id] = dest
         (moved_sp if sp is not None else moved_normal).add(p.id)
@@ -301,7 +314,9 @@ def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves
         else:
             stopped_at.pop(p.id, None)
         events.append({"type": "move", "move": order.index, "piece": p.id, "from": src, "to": dest,
-                       "path": list(order.path), "sp": order.sp,
+                       "path": list(order.path[:cut[2]]) if cut is not None else list(order.path),
+                       **({"cut": list(order.path[cut[2]:])} if cut is not None else {}),
+                       "sp": order.sp,
                        "rule": "move.sp" if sp is not None else "move.mov"})
         if stopped:
             events.append({"type": "stop", "move": order.index, "piece": p.id, "cell": dest,

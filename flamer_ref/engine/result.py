@@ -25,11 +25,16 @@ step          steps 1–7 of a combat. Step 1: ``skipped`` (no (전투) card). S
               ``no-stack``). Steps 4/5: ``order`` (the acting side's mobile pieces, in attack order).
               Step 6: ``mobile`` ({side: [ids]}) and ``next`` (``repeat`` | ``step7`` | ``stalemate`` |
               ``round-limit``)
-field         ``side``, ``effect`` (``병풍`` | ``trash``), ``card`` (the card whose pieces change / the card
-              trashed), ``source`` (the card giving the effect), ``pieces``, ``lv``, ``slot`` (1-based);
-              ``phase: "setup"`` before the combats, else ``cell`` and ``step: 2`` (recomputed after the
-              stack, when a trashed (대응) card freed a slot); ``interpretation`` (``interp.screen.leftmost``)
-              for 병풍
+field         ``side``, ``effect`` (``병풍`` | ``trash`` | ``uncover`` | ``removed``), ``card`` (the card whose
+              pieces change / the card trashed / the card that came back / the card that left), ``source``
+              (the card giving the effect), ``pieces``, ``lv``, ``slot`` (1-based); ``phase: "setup"`` before
+              the combats, else ``cell`` and ``step`` (or ``phase: "response"`` for a cost). ``trash``: ``under``
+              (the card it covered, which comes back at once). ``uncover`` (field.uncover): ``face``,
+              ``same_round``, ``pieces`` (turned mobile at once, each with a ``flip`` event); a returning
+              별마대's 병풍 fires again (a ``병풍`` event with ``why: uncover``). ``removed``
+              (field.kind-exhausted): the kind's limit was used up (the scenario's ``exhausted``) and its
+              last piece ``last`` left the board — the card leaves, its 등장효과 ends (``병풍`` with
+              ``why: removed``, ``card: null``); ``interpretation`` (``interp.screen.leftmost``) for 병풍
 declare       ``phase``, ``index`` (position in the file's list), ``side``, ``role``, ``card``, ``ability``,
               ``piece`` (the piece whose SP is declared), ``target``, ``chosen_cell``, ``applies`` (cells the
               effect applies to), ``counter`` (a 맞대응), ``effect`` (the primitives), ``inline`` (effect
@@ -38,7 +43,7 @@ cost          ``phase``, ``index``, ``piece``, ``side``, ``action`` (``destroy``
               ``fragment``)
 resolve       ``index``, ``side``, ``card``, ``ability``, ``at`` (the combat whose step resolves it)
 fizzle        ``index``, ``reason`` (``target-gone`` | ``already-in-state`` | ``no-target`` |
-              ``combat-ended`` | ``move-blocked``), ``piece``, ``where`` (the cell concerned),
+              ``combat-ended`` | ``move-blocked`` | ``build-blocked``), ``piece``, ``where`` (the cell concerned),
               ``primitive``
 flip          ``piece``, ``from``, ``to``, ``phase`` (``response``: an SP declaration) or step
 depart        ``piece``, ``to`` — the piece left ``cell``; ``from_combat`` (``cell`` holds a combat this turn:
@@ -47,6 +52,8 @@ depart        ``piece``, ``to`` — the piece left ``cell``; ``from_combat`` (``
 arrive        ``piece``, ``from`` — the piece entered ``cell``; ``joins``: ``combat`` (this very combat, from
               step 3), ``later-combat`` (another combat cell of this turn), ``new-encounter`` (the cell now
               holds both sides and fights later this turn) or null (no combat there); ``at``
+build         ``piece`` (the new piece's id), ``card``, ``side``, ``structure``, ``joins`` (as arrive), ``at``,
+              ``index`` — a build effect placed a new mobile piece (production.placement); its spec is in ``pieces``
 buff          ``piece``, ``atk``, ``hp``, ``lv``, ``source``
 sp            ``piece``, ``card``, ``ability``, ``fired`` (true | false | ``unknown``), ``why``
 attack        ``actor`` (null for an effect with no piece), ``side``, ``source`` (card of an effect attack),
@@ -97,21 +104,33 @@ from typing import Any, ClassVar, Mapping
 from .types import EndReason
 
 _FIRST = ("type", "cell", "step", "round")
+_FIRST_REST = _FIRST[1:]
+_SKIP = frozenset(_FIRST + ("rule", "ruling"))  # keys Event.to_dict places itself
+
+
+#: values stored as they are (and given back as they are): the bulk of every event
+_PLAIN = frozenset({str, int, bool, float, type(None)})
 
 
 def _freeze(v):
-    if isinstance(v, dict):
-        return MappingProxyType({k: _freeze(x) for k, x in v.items()})
+    t = type(v)
+    if t in _PLAIN:  # fast path: most values are plain (same result as below)
+        return v
+    if t is dict or isinstance(v, dict):
+        return MappingProxyType({k: x if type(x) in _PLAIN else _freeze(x) for k, x in v.items()})
     if isinstance(v, (list, tuple)):
-        return tuple(_freeze(x) for x in v)
+        return tuple([x if type(x) in _PLAIN else _freeze(x) for x in v]) if v else ()
     return v
 
 
 def _thaw(v):
-    if isinstance(v, Mapping):
-        return {k: _thaw(x) for k, x in v.items()}
-    if isinstance(v, tuple):
-        return [_thaw(x) for x in v]
+    t = type(v)
+    if t in _PLAIN:  # fast path (typing.Mapping's isinstance check is slow)
+        return v
+    if t is MappingProxyType or t is dict or isinstance(v, Mapping):
+        return {k: x if type(x) in _PLAIN else _thaw(x) for k, x in v.items()}
+    if t is tuple or isinstance(v, tuple):
+        return [x if type(x) in _PLAIN else _thaw(x) for x in v]
     if isinstance(v, Enum):
         return v.value
     return v
@@ -124,7 +143,10 @@ class Event:
 
     @classmethod
     def make(cls, type_: str, **kw) -> "Event":
-        return cls(type_, _freeze(kw))
+        for k, v in kw.items():  # kw is this call's own dict: frozen in place, then only viewed
+            if type(v) not in _PLAIN:
+                kw[k] = _freeze(v)
+        return cls(type_, MappingProxyType(kw))
 
     def get(self, key, default=None):
         if key == "type":
@@ -137,18 +159,24 @@ class Event:
         return self.data[key]
 
     def to_dict(self) -> dict:
+        """type, cell, step, round (when set), the other fields in the order given, rule, ruling (when set);
+        nested values as plain lists and dicts, enums as their values — a fresh copy each time."""
+        data = self.data
+        get = data.get
         out: dict[str, Any] = {"type": self.type}
-        for k in _FIRST[1:]:
-            if self.data.get(k) is not None:
-                out[k] = self.data[k]
-        for k, v in self.data.items():
-            if k in _FIRST or k in ("rule", "ruling"):
-                continue
-            out[k] = _thaw(v)
-        if self.data.get("rule") is not None:
-            out["rule"] = self.data["rule"]
-        if self.data.get("ruling") is not None:
-            out["ruling"] = self.data["ruling"]
+        for k in _FIRST_REST:
+            v = get(k)
+            if v is not None:
+                out[k] = v
+        for k, v in data.items():
+            if k not in _SKIP:
+                out[k] = v if type(v) in _PLAIN else _thaw(v)
+        v = get("rule")
+        if v is not None:
+            out["rule"] = v
+        v = get("ruling")
+        if v is not None:
+            out["ruling"] = v
         return out
 
 
@@ -315,6 +343,27 @@ class RoundResult(TurnResult):
     dor_before: Mapping[str, int]
 
 
+@dataclass(frozen=True)
+class GameResult(TurnResult):
+    kind: ClassVar[str] = "game"
+    first_player: str
+    second_player: str
+    first_round: bool
+    rounds: tuple[Mapping[str, Any], ...]  # {round, player, opponent, turns, ended, errors, …} per round played
+    ended: Mapping[str, Any] | None
+    first_illegal: Mapping[str, Any] | None
+    final: Mapping[str, Any]
+    events: tuple[Mapping[str, Any], ...]
+    unresolved: tuple[Mapping[str, Any], ...]
+    assumed: tuple[Mapping[str, Any], ...]
+    pieces: Mapping[str, Mapping[str, Any]]
+    board: Mapping[str, Any]
+    vp_before: Mapping[str, int]
+    dor_before: Mapping[str, int]
+    prisoners_before: Mapping[str, tuple[str, ...]]
+    rounds_written: int
+
+
 #: kind → the result class of that kind (combat: CombatResult)
 RESULT_TYPES = {"combat": CombatResult, "move": MoveTurnResult, "victory": VictoryTurnResult,
-                "field": FieldTurnResult, "round": RoundResult}
+                "field": FieldTurnResult, "round": RoundResult, "game": GameResult}

@@ -36,6 +36,7 @@ from . import aliases
 from .model import BlackoutFlip, MoveScenario, Production, RoundScenario, VictoryScenario, frozen_map
 from .result import RoundResult
 from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations,
+                       declarations_bounded,
                        declaration_ref_problems, parse_combat_order,
                        _unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
@@ -43,7 +44,7 @@ from .types import CELL_LIMIT, SIDE_LIMIT, PieceState, Turn
 
 ROUND_KEYS = ("kind", "title", "as_of", "player", "first_round", "board", "homes", "vp", "dor", "cells", "field",
               "field_actions", "move", "response", "battle_cards", "combat_order", "produce", "blackout")
-MOVE_BLOCK_KEYS = ("activate", "moves")
+MOVE_BLOCK_KEYS = ("activate", "moves", "cards")
 PRODUCE_KEYS = ("card", "cell", "id")
 BLACKOUT_KEYS = ("piece", "to")
 #: the seven turns in order (round.turns)
@@ -75,7 +76,9 @@ def _side_ints(doc, key: str, sink, sides: list[str]) -> dict:
 
 
 
-def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
+def parse_round(doc: dict, file: str, corpus, known_ids=()) -> RoundScenario:
+    """`known_ids`: ids of pieces that exist beyond the file's `cells` (a game's later rounds: pieces
+    produced in earlier rounds), which the moves, declarations and productions may name."""
     from .turns import _board, _cells_on_board, _sides, parse_actions, parse_homes, parse_move_block, parse_slots
 
     sink = ScenarioSink(file)
@@ -125,22 +128,42 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
                 if side not in fields:
                     sink.add(faobj, side, f"field_actions.{side}", "field-actions-no-field", side=side)
                     continue
-                field_actions[side] = parse_actions(faobj, side, sink, corpus, f"field_actions.{side}")
+                field_actions[side] = parse_actions(faobj, side, sink, corpus, f"field_actions.{side}",
+                                                    allow_at=True)
 
     # ----- the move turn
     ids = {p.id: p for p in pieces}
+    ids.update({pid: None for pid in known_ids if pid not in ids})
     activate: list[str] = []
     moves: list = []
+    move_cards: list[str] = []
     mobj = doc.get("move")
     if mobj is not None:
         if not isinstance(mobj, dict):
             sink.add(doc, "move", "move", "move-block-not-mapping")
         elif _unknown_keys(sink, mobj, MOVE_BLOCK_KEYS, "move"):
             activate, moves = parse_move_block(mobj, sink, ids, "move.")
+            raw_cards = mobj.get("cards") or []
+            if not isinstance(raw_cards, list):
+                sink.add(mobj, "cards", "move.cards", "move-cards-not-list")
+                raw_cards = []
+            for j, name in enumerate(raw_cards):
+                card = resolve_card(corpus, name, sink, mobj, "cards", f"move.cards[{j}]")
+                if card is None:
+                    continue
+                info = corpus.cards[card]
+                if info["type"] != "special" or info.get("timing") not in ("이동", None):
+                    sink.add(mobj, "cards", f"move.cards[{j}]", "move-card-not-move", card=card,
+                             timing=info.get("timing"), type=info["type"])
+                    continue
+                move_cards.append(card)
 
     # ----- the response and combat turns
-    response = _declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order)
-    battle = _declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order)
+    response: list = []
+    battle: list = []
+    if declarations_bounded(sink, doc):
+        response = _declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order)
+        battle = _declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order)
     order = parse_combat_order(doc, sink)
 
     # ----- the production and blackout turns
@@ -190,7 +213,7 @@ def parse_round(doc: dict, file: str, corpus) -> RoundScenario:
         homes=None if homes is None else frozen_map(homes), fields=frozen_map(fields),
         field_actions=frozen_map(field_actions), activate=tuple(activate), moves=tuple(moves),
         response=tuple(response), battle_cards=tuple(battle), combat_order=order, produce=tuple(produce),
-        blackout=tuple(blackout), notices=tuple(sink.notices))
+        blackout=tuple(blackout), notices=tuple(sink.notices), move_cards=tuple(move_cards))
 
 
 # -------------------------------------------------------------------- run ----
@@ -222,6 +245,26 @@ class _Round:
         self.ended: dict | None = None
         self.combat_scenario: Scenario | None = None
         self._order = len(self.pieces)
+        #: per side, piece cards whose kind limit is used up (field.kind-exhausted): each leaves the field
+        #: when its last piece leaves the board (the count of that kind's pieces on the board)
+        self.exhausted: dict[str, list[str]] = {s: [] for s in self.sides}
+
+    def begin(self, scn: RoundScenario) -> "_Round":
+        """The next round of a game (engine/game.py) on the state this one left: the board, the
+        fields, prisoners, fragments, VP and 도르 stay; the round's own record starts afresh, and
+        each field counts a new round (the same-round exception of field.uncover)."""
+        self.scn = scn
+        self.player, self.opponent = scn.sides
+        self.sides = (self.player, self.opponent)
+        for s in self.sides:
+            self.prisoners.setdefault(s, [])
+            self.vp.setdefault(s, 0)
+            self.dor.setdefault(s, 0)
+        for f in self.fields.values():
+            f.round += 1
+        self.events, self.unresolved, self.assumed, self.turns = [], [], list(scn.assumed), []
+        self.ended = self.combat_scenario = None
+        return self
 
     # ------------------------------------------------------------ helpers
     def board_pieces(self) -> list[PieceSpec]:
@@ -279,16 +322,72 @@ class _Round:
         return None
 
     def combat_field(self) -> dict | None:
+        """Each side's five slots for the combat: the top card, and under it the cards it covers (so a
+        card trashed or removed during the combat uncovers the one below at once, field.uncover)."""
         if not self.fields:
             return None
         out = {}
         for side, f in self.fields.items():
             row = []
             for i in range(5):
-                top = f._top(i)
-                row.append(None if top is None else Slot(top.name, top.face_up, top.type))
+                slot = None
+                for c in f.slots[i]:  # bottom first
+                    slot = Slot(c.name, c.face_up, c.type, under=slot,
+                                same_round=bool(c.retired and c.retired_round == f.round))
+                row.append(slot)
             out[side] = tuple(row)
         return out
+
+    @staticmethod
+    def _field_state(f) -> tuple[dict, dict]:
+        """(levels, bonds) of a field now, without leaving the events that computing them records."""
+        n = len(f.events)
+        levels, bonds = f._levels()
+        del f.events[n:]
+        return dict(levels), dict(bonds)
+
+    def on_board_of(self, side: str, card: str) -> list[str]:
+        """The pieces of `side`'s kind `card` on the board now (종류 한도: how many of a kind exist)."""
+        return [p.id for p in self.board_pieces() if p.side == side and p.card == card]
+
+    def kind_exhausted(self, side: str, act, turn: str, out: list[dict]) -> None:
+        """Field action `exhausted: N`: the kind limit of slot N's piece card is used up. The card leaves
+        the field only when no piece of that kind is left on the board (field.kind-exhausted: '종류 한도가
+        모두 소진된 상태에서 보드 위 그 종류 기물이 0기가 되면 …'); while pieces remain it stays, and it
+        leaves the moment the last one leaves the board."""
+        f = self.fields[side]
+        top = f._top(act.slot - 1) if 1 <= act.slot <= 5 else None
+        if top is None or top.type != "piece":
+            f.exhausted(act.index, act.slot)  # the field reports the slot error
+            return
+        left = self.on_board_of(side, top.name)
+        ev = {"type": "kind-exhausted", "turn": turn, "side": side, "card": top.name, "slot": act.slot,
+              "on_board": left, "leaves": not left, "rule": "field.kind-exhausted"}
+        out.append(ev)
+        self.events.append(ev)
+        if left:
+            if top.name not in self.exhausted[side]:
+                self.exhausted[side].append(top.name)
+            return
+        f.exhausted(act.index, act.slot)
+
+    def check_exhausted(self, turn: str, out: list[dict]) -> None:
+        """An exhausted kind whose last piece has left the board: its card leaves the field now."""
+        for side, cards in self.exhausted.items():
+            f = self.fields.get(side)
+            for card in list(cards):
+                if self.on_board_of(side, card) or f is None:
+                    continue
+                slot = self.card_slot(side, card)
+                if slot is None:  # covered by another card: it stays tracked until it is on top again
+                    continue
+                cards.remove(card)
+                ev = {"type": "kind-exhausted", "turn": turn, "side": side, "card": card, "slot": slot[0],
+                      "on_board": [], "leaves": True, "rule": "field.kind-exhausted"}
+                out.append(ev)
+                self.events.append(ev)
+                f.exhausted(-1, slot[0])
+                self.link_field(side, turn, out)
 
     def start(self, turn: str) -> None:
         self.events.append({"type": "turn", "turn": turn, "rule": "round.turns"})
@@ -310,8 +409,6 @@ class _Round:
                                 "reasons": list(res["reasons"]), "rule": "victory.conditions"})
 
     def supply(self) -> None:
-        from .turns import apply_action
-
         self.start("supply")
         values = self.scn.board.values
         counted, unknown, not_counted, events = [], [], [], []
@@ -342,30 +439,51 @@ class _Round:
                                   "unknown_values": unknown, "known_income": known, "not_counted": not_counted,
                                   "events": events, "errors": [], "unresolved": [u for u in self.unresolved
                                                                                   if u["turn"] == "supply"]}
-        # field actions: played right after the 보급턴 (the file format's one moment; field.set allows any)
-        fa = self.scn.field_actions
-        if fa:
-            self.assumed.append({"choice": "field-actions-after-supply", "rule": "field.set"})
-            links: list[dict] = []
-            per_side = {}
-            for side, actions in fa.items():
-                f = self.fields[side]
-                e0, ev0, u0 = len(f.errors), len(f.events), len(f.unresolved)
-                for act in actions:
-                    if side != self.player and act.verb == "place":
-                        f.errors.append({"action": act.index, "reason": "not-own-round", "rule": "field.set",
-                                         "card": act.card, "slot": act.slot})
-                        continue
-                    apply_action(f, act)
-                    self.link_field(side, "supply", links)
-                errs = [{"side": side, **e} for e in f.errors[e0:]]
-                result["errors"] += errs
-                per_side[side] = {"events": list(f.events[ev0:]), "errors": errs}
-                for u in f.unresolved[u0:]:
-                    self.gap("supply", u["reason"], side=side, **{k: v for k, v in u.items() if k != "reason"})
-            result["field_actions"] = per_side
-            result["links"] = links
         self.turns.append({"turn": "supply", "result": result})
+        # field actions without `at:` are played right after the 보급턴 (field.set: '세트는 자기 라운드 중
+        # 언제든지'; the file did not say when) — said in `assumed`
+        if any(a.at is None for acts in self.scn.field_actions.values() for a in acts):
+            self.assumed.append({"choice": "field-actions-after-supply", "rule": "field.set"})
+        self.field_actions("supply", result, lambda a: a.at in (None, "victory", "supply"))
+
+    def field_actions(self, turn: str, result: dict, pick, errors_key: str = "errors",
+                      links_key: str = "links") -> None:
+        """The field actions `pick` selects, played now, in the file's order per side (the turn player's
+        first); their events, errors and board links go into `result` (the result of `turn`). Setting
+        and placing is the turn player's, at any time of their own round (field.set: '세트는 자기 라운드
+        중 언제든지'); the opponent cannot set or place in my round (field.special.response-set: '상대
+        라운드 중에는 세트 불가')."""
+        from .turns import apply_action
+
+        fa = {side: [a for a in acts if pick(a)] for side, acts in self.scn.field_actions.items()}
+        if not any(fa.values()):
+            return
+        per_side = result.setdefault("field_actions", {})
+        links: list[dict] = result.setdefault(links_key, [])
+        errors = result.setdefault(errors_key, [])
+        for side in sorted(fa, key=lambda s: s != self.player):
+            actions = fa[side]
+            if not actions:
+                continue
+            f = self.fields[side]
+            e0, ev0, u0 = len(f.errors), len(f.events), len(f.unresolved)
+            for act in actions:
+                if side != self.player and act.verb == "place":
+                    f.errors.append({"action": act.index, "reason": "not-own-round", "rule": "field.set",
+                                     "card": act.card, "slot": act.slot})
+                    continue
+                if act.verb == "exhausted":
+                    self.kind_exhausted(side, act, turn, links)
+                else:
+                    apply_action(f, act)
+                self.link_field(side, turn, links)
+            errs = [{"side": side, **e} for e in f.errors[e0:]]
+            errors += errs
+            mine = per_side.setdefault(side, {"events": [], "errors": []})
+            mine["events"] += list(f.events[ev0:])
+            mine["errors"] += errs
+            for u in f.unresolved[u0:]:
+                self.gap(turn, u["reason"], side=side, **{k: v for k, v in u.items() if k != "reason"})
 
     def move(self) -> list[str]:
         from .turns import run_move
@@ -376,10 +494,33 @@ class _Round:
                            outside=self.scn.outside, first_round=self.scn.first_round,
                            activate=self.scn.activate, moves=self.scn.moves)
         res = run_move(scn, self.corpus, self.as_of).to_json()
+        f = self.fields.get(self.player)
+        if f is not None:  # a piece settled because its card is retired (field.retire), not by a 암막턴 flip
+            retired = {c.name for s in f.slots for c in s if c.type == "piece" and c.retired}
+            for e in res["errors"]:
+                card = self.pieces[e["piece"]].card if e.get("piece") in self.pieces else None
+                if e["reason"] == "settled" and card in retired:
+                    e.setdefault("detail", {})["retired_card"] = card
         for pid, cell in res["positions"].items():
             if self.pieces[pid].cell != cell:
                 self.pieces[pid] = replace(self.pieces[pid], cell=cell)
+        for card in self.scn.move_cards:
+            # (이동) 특수카드 (move.special-cards): '세트하거나 손패에서 바로 씁니다' — their effect text is not
+            # on the pages: reported, not guessed; the card is used (from hand or its slot) and trashed
+            self.gap("move", "move-card-effect-unknown", card=card, rule="move.special-cards")
+            slot = self.card_slot(self.player, card) if self.player in self.fields else None
+            ev = {"type": "move-card", "turn": "move", "card": card, "effect": None,
+                  "from": "field" if slot is not None else "hand", "slot": slot[0] if slot else None,
+                  "rule": "move.special-cards"}
+            self.events.append(ev)
+            res.setdefault("move_cards", []).append(ev)
+            if slot is not None:  # a set card used goes to the trash: the card under it comes back
+                self.fields[self.player].trash(-1, slot[0])
+                self.link_field(self.player, "move", res.setdefault("field_links", []))
         self.turns.append({"turn": "move", "result": res})
+        # field actions at the 이동턴 (after the moves) or the 대응턴 (before its declarations: a card set now
+        # may be declared as a 맞대응 — '세트한 그 라운드에도 맞대응이 가능')
+        self.field_actions("move", res, lambda a: a.at in ("move", "response"), "field_errors", "field_links")
         return list(res["encounters"])
 
     def combat(self, encounters: list[str]) -> None:
@@ -400,7 +541,8 @@ class _Round:
             cscn = Scenario(kind="combat", title=scn.title, as_of=self.as_of, attacker=self.player,
                             defender=self.opponent, field=self.combat_field(), cells=cells, pieces=pieces,
                             response=tuple(response), battle_cards=tuple(battle), combat_order=scn.combat_order,
-                            file=scn.file, lines={}, notices=())
+                            file=scn.file, lines={}, notices=(),
+                            exhausted={s: tuple(c) for s, c in self.exhausted.items() if c} or None)
             try:
                 check_response_order(cscn.response, self.player, self.opponent, scn.file, self.corpus)
                 res = simulate(cscn, self.corpus, as_of=self.as_of).to_json()
@@ -425,8 +567,17 @@ class _Round:
                                      "rule": exc.rule, "ruling": exc.ruling, "forbidden": dict(exc.detail)})
         else:  # pragma: no cover - every pass removes one item, so the loop ends by break
             raise DataError([Problem(scn.file, None, "response", code="response-unsettled")])
-        # the board after the combat turn
+        # the board after the combat turn; pieces a build effect placed join the round's pieces
         positions = res["positions"]
+        for ev in res["events"]:
+            if ev["type"] == "build" and ev["piece"] not in self.pieces:
+                info = res["pieces"][ev["piece"]]
+                self.pieces[ev["piece"]] = PieceSpec(
+                    id=ev["piece"], side=info["side"], cell=info["cell"], card=info["card"], name=None, lv=info["lv"],
+                    hp=info["hp"], atk=info["atk"], cost=info["cost"], state=PieceState.MOBILE,
+                    structure=info["structure"], order=self._order, line=None)
+                self._order += 1
+                self.on_board.add(ev["piece"])
         for pid in list(self.on_board):
             if pid not in positions:
                 self.on_board.discard(pid)
@@ -455,20 +606,48 @@ class _Round:
         self.turns.append({"turn": "combat", "result": res})
         for u in res["unresolved"]:
             self.unresolved.append({**u, "turn": "combat"})
-        # a (대응) card trashed in step 2 frees its slot: the card it covered comes back (field.uncover)
+        # the field changes the combat made, in order, on each side's field: a (대응) card trashed in step 2
+        # frees its slot and the card it covered comes back (field.uncover); a card whose exhausted kind lost
+        # its last piece leaves (field.kind-exhausted). The combat already turned the pieces and applied the
+        # returning card's 등장효과 at that moment; the links say which pieces it turned.
         links: list[dict] = []
         for ev in res["events"]:
-            if ev["type"] == "field" and ev.get("effect") == "trash" and ev.get("side") in self.fields:
-                f = self.fields[ev["side"]]
+            if ev["type"] != "field" or ev.get("side") not in self.fields:
+                continue
+            side, f = ev["side"], self.fields[ev["side"]]
+            if ev.get("effect") in ("trash", "removed"):
                 top = f._top(ev["slot"] - 1)
                 if top is not None and top.name == ev.get("card"):
-                    f.trash(-1, ev["slot"])
-                    self.link_field(ev["side"], "combat", links)
+                    if ev["effect"] == "trash":
+                        f.trash(-1, ev["slot"])
+                    else:
+                        f.exhausted(-1, ev["slot"])
+                        if ev["card"] in self.exhausted.get(side, []):
+                            self.exhausted[side].remove(ev["card"])
+                        kev = {"type": "kind-exhausted", "turn": "combat", "side": side, "card": ev["card"],
+                               "slot": ev["slot"], "on_board": [], "leaves": True, "last": ev.get("last"),
+                               "cell": ev.get("cell"), "step": ev.get("step"), "rule": "field.kind-exhausted"}
+                        links.append(kev)
+                        self.events.append(kev)
+                    self.link_field(side, "combat", links)
+            elif ev.get("effect") == "uncover":
+                for link in reversed(links):
+                    if link["type"] == "link" and link["card"] == ev["card"] and link["cause"] == "uncover":
+                        link.update({"pieces": list(ev["pieces"]) if not link["same_round"] else link["pieces"],
+                                     "cell": ev.get("cell"), "step": ev.get("step"), "at_once": True})
+                        break
+        self.check_exhausted("combat", links)
         if links:
             res["links"] = links
+        self.field_actions("combat", res, lambda a: a.at == "combat", "field_errors", "field_links")
 
     def production(self) -> None:
         self.start("production")
+        # field actions in the 생산턴 come before its productions (a card placed now may produce now:
+        # '이번 생산턴부터 별마대(12도르) 생산 가능'); those `at: combat` when no 전투턴 ran come here too
+        pre: dict = {}
+        ran = any(t["turn"] == "combat" for t in self.turns)
+        self.field_actions("production", pre, lambda a: a.at == "production" or (a.at == "combat" and not ran))
         board = self.scn.board
         placed, errors, events = [], [], []
         f = self.fields.get(self.player)
@@ -510,6 +689,7 @@ class _Round:
             activated = False
             if slot is not None and not slot[1].face_up:
                 e0 = len(f.errors)
+                before = self._field_state(f)
                 f.activate(-1, slot[0])
                 if len(f.errors) > e0:
                     f.errors.pop()
@@ -517,8 +697,14 @@ class _Round:
                     continue
                 activated = True
                 entry = next((e for e in reversed(f.events) if e["type"] == "entry" and e["card"] == card), None)
+                after = self._field_state(f)
+                changed = [{"card": k, "lv_before": before[0].get(k), "lv_after": v,
+                            "pieces": self.on_board_of(self.player, k)}
+                           for k, v in after[0].items() if before[0].get(k) != v and k != card]
+                bonds = [{"card": a, "with": b} for a, b in after[1].items() if before[1].get(a) != b]
                 events.append({"type": "activate", "produce": idx, "card": card, "slot": slot[0],
                                "entry_effect": bool(entry and entry.get("has_entry_effect")),
+                               "changed": changed, "bonds": bonds,
                                "rule": "production.requires-active"})
                 self._seen[self.player] = len(f.events)
             if cost is None:
@@ -555,11 +741,14 @@ class _Round:
                                         "cells": sorted({x["cell"] for x in placed}, key=cell_sort_key),
                                         "rule": "production.placement"})
         self.turns.append({"turn": "production", "result": {
-            "placed": placed, "errors": errors, "events": events, "dor": dict(self.dor),
-            "unresolved": [u for u in self.unresolved if u["turn"] == "production"]}})
+            "placed": placed, "errors": pre.get("errors", []) + errors, "events": events, "dor": dict(self.dor),
+            "unresolved": [u for u in self.unresolved if u["turn"] == "production"],
+            **({"field_actions": pre["field_actions"], "links": pre["links"]} if pre else {})}})
 
     def blackout(self) -> None:
         self.start("blackout")
+        pre: dict = {}  # field actions in the 암막턴 come before its flips
+        self.field_actions("blackout", pre, lambda a: a.at == "blackout")
         flipped, errors, events = [], [], []
         retired = set()
         if self.player in self.fields:
@@ -593,8 +782,9 @@ class _Round:
             events.append({"type": "flip", "blackout": idx, "piece": pid, "from": p.state.value, "to": to,
                            "cell": p.cell, "rule": "blackout.flip"})
         self.turns.append({"turn": "blackout", "result": {
-            "flipped": flipped, "errors": errors, "events": events,
-            "unresolved": [u for u in self.unresolved if u["turn"] == "blackout"]}})
+            "flipped": flipped, "errors": pre.get("errors", []) + errors, "events": events,
+            "unresolved": [u for u in self.unresolved if u["turn"] == "blackout"],
+            **({"field_actions": pre["field_actions"], "links": pre["links"]} if pre else {})}})
 
     # ------------------------------------------------------------- result
     def final(self) -> dict:
@@ -615,7 +805,15 @@ class _Round:
             item = {"id": p.id, **({"card": p.card} if p.card else {"name": p.name}), "state": p.state.value,
                     "lv": lv, "hp": p.hp, "atk": p.atk, "cost": p.cost, "structure": p.structure}
             cells.setdefault(p.cell, {}).setdefault(p.side, []).append(item)
-        out = {"cells": cells, "vp": dict(self.vp), "dor": dict(self.dor),
+        contested = []
+        for cell, by_side in cells.items():
+            if len(by_side) > 1:
+                mobile = any(q["state"] == "mobile" for ps in by_side.values() for q in ps)
+                # both sides in one cell after the round: 대립 when no mobile piece (combat.standoff), else
+                # an encounter cell at the next 전투턴 — the opponent's round, its turn player attacking
+                contested.append({"cell": cell, "standoff": not mobile, "rule": "combat.standoff" if not mobile
+                                  else "move.encounter"})
+        out = {"cells": cells, "contested": contested, "vp": dict(self.vp), "dor": dict(self.dor),
                "prisoners": {s: list(v) for s, v in self.prisoners.items()}, "fragments": list(self.fragments),
                "removed": list(self.removed)}
         if field_out is not None:
@@ -624,7 +822,12 @@ class _Round:
 
 
 def _play(scn: RoundScenario, corpus, as_of: str) -> _Round:
-    r = _Round(scn, corpus, as_of)
+    return play_turns(_Round(scn, corpus, as_of))
+
+
+def play_turns(r: _Round) -> _Round:
+    """The seven turns of the round `r` is set up for (a new _Round, or _Round.begin for a game's
+    next round)."""
     r.victory()
     if r.ended is None:
         r.supply()
@@ -644,6 +847,12 @@ def round_combat(scn: RoundScenario, corpus, as_of: str | None = None) -> Scenar
 def run_round(scn: RoundScenario, corpus, as_of: str | None = None) -> RoundResult:
     as_of = as_of or scn.as_of or corpus.latest_date()
     r = _play(scn, corpus, as_of)
+    out = round_json(r, scn, as_of, {s: scn.vp.get(s, 0) for s in r.sides}, {s: scn.dor.get(s, 0) for s in r.sides})
+    return RoundResult.from_json(out)
+
+
+def round_json(r: _Round, scn: RoundScenario, as_of: str, vp_before: dict, dor_before: dict) -> dict:
+    """The result JSON of the round `r` has played (kind round's shape; a game's rounds too)."""
     if scn.outside:
         r.unresolved.insert(0, {"reason": "outside-example-board", "turn": None, "cells": list(scn.outside),
                                 "rule": "move.off-board"})
@@ -654,8 +863,7 @@ def run_round(scn: RoundScenario, corpus, as_of: str | None = None) -> RoundResu
            "unresolved": [], "assumed": r.assumed, "pieces": pieces,
            "board": {"label": scn.board.label, "values": dict(scn.board.values),
                      "homes": {s: list(c) for s, c in r.homes.items()}},
-           "vp_before": {s: scn.vp.get(s, 0) for s in r.sides},
-           "dor_before": {s: scn.dor.get(s, 0) for s in r.sides}}
+           "vp_before": dict(vp_before), "dor_before": dict(dor_before)}
     # every gap any turn met, in turn order: the sub-turns' own gaps and the round's (their Korean
     # messages are made by the presentation layer: render.word_result)
     for t in r.turns:
@@ -668,4 +876,4 @@ def run_round(scn: RoundScenario, corpus, as_of: str | None = None) -> RoundResu
     for t in r.turns:  # the round's own gaps, also listed under the turn that met them
         if t["turn"] in ("supply", "production", "blackout"):
             t["result"]["unresolved"] = [u for u in out["unresolved"] if u.get("turn") == t["turn"]]
-    return RoundResult.from_json(out)
+    return out

@@ -24,7 +24,8 @@ from ..errors import Ambiguous, BadInput, DataError, NotFound, Problem
 from ..errors import line_of as _line
 from . import aliases
 from .effects import Destroy, Primitive, _Sink, parse_destroy, parse_effect_list
-from .types import CELL_LIMIT, MAX_SCENARIO_CELLS, SIDE_LIMIT, Kind, PieceState
+from .types import (CELL_LIMIT, MAX_DECLARATIONS, MAX_EFFECT_ITEMS, MAX_SCENARIO_CELLS, SIDE_LIMIT, STAT_MIN, Kind,
+                    PieceState, stat_in_range)
 
 KINDS = tuple(k.value for k in Kind)
 #: kinds of the scenario contract that this version cannot resolve yet (a clear error, not 'unknown kind')
@@ -86,6 +87,12 @@ class Slot:
     card: str
     face_up: bool
     type: str  # piece | special
+    #: the card this one covers (엎어 세트, field.stack): it comes back when this one leaves the field
+    #: (trashed in step 2, or its kind exhausted) — field.uncover. None: nothing underneath.
+    under: "Slot | None" = None
+    #: for a covered piece card: it was retired in this same round (its pieces stay settled when it
+    #: comes back, field.uncover / 2026-09-19 후속3)
+    same_round: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,6 +137,9 @@ class Scenario(ScenarioBase):
     #: else the example board when a remote SP piece stands outside the encounter cells (board_assumed)
     board: Any = None
     board_assumed: bool = False
+    #: {side: card names} whose kind limit is used up (field.kind-exhausted): the card leaves the field
+    #: when its last piece leaves the board — a round passes it; a combat file has none
+    exhausted: Mapping[str, tuple[str, ...]] | None = None
 
     @property
     def sides(self) -> tuple[str, str]:
@@ -212,7 +222,13 @@ def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str, pieces_on
     if not isinstance(name, str) or not name.strip():
         sink.add(obj, key, where, "card-name-not-text")
         return None
-    names = card_names(corpus)
+    names = getattr(sink, "card_names", None)  # built once per parse (a file may name 16,000 cards)
+    if names is None:
+        names = card_names(corpus)
+        try:
+            sink.card_names = names
+        except AttributeError:  # pragma: no cover - a sink with __slots__
+            pass
     if name in names:
         return names[name]
     from ..names import resolve_name
@@ -249,6 +265,8 @@ def _unknown_keys(sink: _Sink, obj: dict, allowed, where: str) -> bool:
     """Report every key of obj that is not allowed, as written, with Korean aliases in the fix."""
     ok = True
     ctx = getattr(obj, "alias_ctx", None)
+    if all(k in allowed for k in obj):  # the common case: nothing to report, no suggestions to build
+        return ok
     spellings = aliases.alias_candidates(ctx, allowed)
     listing = aliases.allowed_text(ctx, allowed)
     for k in obj:
@@ -319,6 +337,8 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
 
     # ----- cells and pieces
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
+    if doc.get("board") is None:
+        _coordinate_cells(doc, sink)
 
     # ----- sides
     field_obj = doc.get("field")
@@ -358,28 +378,44 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
                     sink.add(field_obj, side, fwhere, "field-not-five")
                     continue
                 row: list[Slot | None] = []
-                for j, s in enumerate(slots):
-                    swhere = f"{fwhere}[{j}]"
-                    if s is None:
-                        row.append(None)
-                        continue
+
+                def one(s, holder, hkey, swhere, j, under):
                     face_up = True
                     name = s
                     if isinstance(s, dict):
                         if set(s) != {"set"}:
                             sink.add(s, None, swhere, "slot-value")
-                            row.append(None)
-                            continue
+                            return None
                         face_up, name = False, s["set"]
-                    card = resolve_card(corpus, name, sink, field_obj if not isinstance(s, dict) else s,
-                                        side if not isinstance(s, dict) else "set", swhere,
+                    elif isinstance(s, list):
+                        sink.add(holder, hkey, swhere, "slot-value")
+                        return None
+                    card = resolve_card(corpus, name, sink, holder if not isinstance(s, dict) else s,
+                                        hkey if not isinstance(s, dict) else "set", swhere,
                                         label=f"{aliases.shown_key(doc, 'field')} {side}", slot=j + 1)
-                    row.append(Slot(card, face_up, corpus.cards[card]["type"]) if card else None)
+                    return Slot(card, face_up, corpus.cards[card]["type"], under=under) if card else None
+
+                for j, s in enumerate(slots):
+                    swhere = f"{fwhere}[{j}]"
+                    if s is None:
+                        row.append(None)
+                        continue
+                    if isinstance(s, list):  # a stack, top first (엎어 세트): the covered cards come back in turn
+                        slot = None
+                        for k in range(len(s) - 1, -1, -1):
+                            slot = one(s[k], field_obj, side, f"{swhere}[{k}]", j, slot)
+                        if not s:
+                            sink.add(slots, j, swhere, "slot-value")
+                        row.append(slot)
+                        continue
+                    row.append(one(s, field_obj, side, swhere, j, None))
                 fld[side] = tuple(row)
 
     # ----- response and battle cards
-    response = tuple(_declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order))
-    battle = tuple(_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order))
+    response = battle = ()
+    if declarations_bounded(sink, doc):
+        response = tuple(_declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order))
+        battle = tuple(_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order))
 
     # ----- combat order
     order = parse_combat_order(doc, sink)
@@ -400,11 +436,25 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
                     board_assumed=board_assumed)
 
 
+def _coordinate_cells(doc: dict, sink: _Sink) -> None:
+    """Without a `board` a combat's cells are the coordinates of the default board ("2,4"): a key
+    that names no coordinates ("2,x") is refused (cell-not-coordinates), not taken as a cell of its
+    own. A scenario with a `board` names its cells as that board does (X, Y …)."""
+    from .board import parse_cell
+
+    cells_obj = doc.get("cells")
+    if not isinstance(cells_obj, dict) or len(cells_obj) > MAX_SCENARIO_CELLS:
+        return  # parse_cells has reported it
+    for raw in cells_obj:
+        if normalize_cell(raw) is not None and parse_cell(raw) is None:
+            sink.add(cells_obj, raw, f"cells.{raw}", "cell-not-coordinates", cell=raw)
+
+
 def _combat_board(doc: dict, file: str, pieces, corpus):
     """A combat needs a board only for the reach of a remote (전투) SP (combat.remote): the file's
     `board`, else — when a piece with such an SP stands in a cell that is no encounter — the example
     board (rules/boards/example.yaml, not the official map; the result says so in `assumed`)."""
-    from .board import BoardError, board_from_spec
+    from .board import BoardError, board_from_spec, example_board_of
     from .types import REMOTE_SP
 
     spec = doc.get("board")
@@ -416,7 +466,7 @@ def _combat_board(doc: dict, file: str, pieces, corpus):
             sides_at.setdefault(p.cell, set()).add(p.side)
         if not any(p.card in remote_cards and len(sides_at[p.cell]) < 2 for p in pieces):
             return None, False
-        spec, assumed = corpus.example_board, True  # read by the data layer (corpus.load_example_board)
+        spec, assumed = example_board_of(corpus), True  # read by the data layer (corpus.read_example_board)
     try:
         return board_from_spec(spec), assumed
     except BoardError as exc:
@@ -606,6 +656,10 @@ def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int)
         if v is not None and not _is_int(v):
             sink.add(p, s, f"{where}.{s}", "piece-stat-int", shown=aliases.shown_key(p, s), value=v)
             return None
+        if v is not None and not stat_in_range(s, v):  # one rule for every kind, the fight line and its prompt
+            sink.add(p, s, f"{where}.{s}", "piece-stat-range", shown=aliases.shown_key(p, s), stat=s, value=v,
+                     least=STAT_MIN[s])
+            return None
         stats[s] = v
     state = p.get("state", "mobile")
     if state not in ("mobile", "settled"):
@@ -642,6 +696,32 @@ def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int)
     return PieceSpec(id=pid, side=side, cell=cell, card=card, name=name, lv=stats["lv"], hp=stats["hp"],
                      atk=stats["atk"], cost=stats["cost"], state=PieceState(state), structure=bool(structure),
                      order=order, line=_line(p), given=given)
+
+
+def declarations_bounded(sink: _Sink, doc) -> bool:
+    """Are the declarations within MAX_DECLARATIONS (response and battle_cards together) and their
+    inline effects within MAX_EFFECT_ITEMS items? If not, one problem each, and the caller reads
+    none of them (each is checked and resolved one by one: bounded work)."""
+    count = effects = 0
+    for key in ("response", "battle_cards"):
+        items = doc.get(key)
+        if not isinstance(items, list):
+            continue
+        count += len(items)
+        for it in items:
+            if isinstance(it, dict) and "effect" in it:
+                eff = it["effect"]
+                effects += len(eff) if isinstance(eff, list) else 1
+    ok = True
+    if count > MAX_DECLARATIONS:
+        key = "response" if "response" in doc else "battle_cards"
+        sink.add(doc, key, key, "declarations-too-many", count=count, limit=MAX_DECLARATIONS)
+        ok = False
+    if effects > MAX_EFFECT_ITEMS:
+        key = "response" if "response" in doc else "battle_cards"
+        sink.add(doc, key, key, "effect-items-too-many", count=effects, limit=MAX_EFFECT_ITEMS)
+        ok = False
+    return ok
 
 
 def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[Declaration]:

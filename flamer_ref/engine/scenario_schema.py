@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import json
 
-from .aliases import (ADJACENCY_VALUES, BOOL_VALUES, FACE_VALUES, KEYS, KIND_VALUES, ROUND_VALUES, SPACED,
+from .aliases import (ADJACENCY_VALUES, AT_VALUES, BOOL_VALUES, FACE_VALUES, KEYS, KIND_VALUES, ROUND_VALUES, SPACED,
                       STATE_VALUES)
+from .types import STAT_MIN
 
 #: canonical key → Korean description (hover text), per context
 DESCRIPTIONS: dict[str, dict[str, str]] = {
     "top": {
-        "kind": "시나리오 종류: 전투(combat), 이동(move), 승리확인(victory), 필드(field), 라운드(round, 일곱 턴).",
+        "kind": "시나리오 종류: 전투(combat), 이동(move), 승리확인(victory), 필드(field), 라운드(round, 일곱 턴), 게임(game, 라운드를 번갈아).",
         "title": "제목. 아무 설명.",
         "as_of": "기준일 YYYY-MM-DD: 이 날짜까지 나온 판정만 적용. 없으면 최신 판정까지.",
         "attacker": "전투·이동: 턴 플레이어(공격자)의 진영 코드. 셀에 나오는 다른 진영이 수비자.",
@@ -32,7 +33,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "response": "대응턴 선언 목록, 선언한 순서대로. 첫 항목은 수비자의 것.",
         "combat_order": "조우 셀이 여럿일 때 공격자가 고른 해소 순서 (셀 목록).",
         "battle_cards": "전투 1단계의 (전투) 특수카드 선언 목록 (셀 필수).",
-        "first_round": "이동: 선 플레이어의 첫 라운드면 true (이동 활성화 셀 1곳).",
+        "first_round": "이동: 선공의 첫 라운드면 true (이동 활성화 셀 1곳).",
         "activate": "이동: 이동 활성화 셀 목록.",
         "moves": "이동: 이동 목록 {기물, 경로, 능력?} — 동시에 일어남.",
         "vp": "승리확인: 확인 전의 VP {진영: 수}.",
@@ -44,12 +45,23 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "field_actions": "라운드: {진영: [필드 행동]}.",
         "produce": "라운드: 생산 목록 {카드, 셀}.",
         "blackout": "라운드: 암막턴 뒤집기 {기물, 상태}.",
+        "first_player": "게임: 1라운드를 하는 진영(선공). 이후 라운드는 번갈아.",
+        "rounds": "게임: 라운드 목록, 차례대로 — 항목마다 라운드 종류의 라운드별 키(이동턴, 대응, 생산, 암막 …).",
+        "prisoners": "게임: 시작할 때의 포로 영역 {잡은 진영: [기물 id]}.",
+    },
+    "round_entry": {
+        "player": "이 라운드의 턴 플레이어 (확인용: 선공부터 번갈아야 함).",
+        "field_actions": "{진영: [필드 행동]}.", "move": "이동턴 {활성화, 이동}.",
+        "response": "대응턴 선언 목록.", "battle_cards": "전투 1단계의 (전투) 특수카드 선언 목록.",
+        "combat_order": "조우 셀이 여럿일 때 공격자가 고른 해소 순서.", "produce": "생산 목록 {카드, 셀}.",
+        "blackout": "암막턴 뒤집기 {기물, 상태}.",
     },
     "piece": {
         "id": "기물 id: 결과에 나오는 이름. 없으면 자동.",
         "card": "카드 이름 (카드 데이터베이스의 수치가 기본값; 오타는 고쳐 읽고 알림).",
         "name": "카드 대신: 데이터베이스에 없는 임시 기물 이름 (레벨·체력·공격력 필수).",
-        "lv": "Lv (레벨).", "hp": "전투가 시작될 때의 HP (체력).", "atk": "ATK (공격력).", "cost": "cost (비용).",
+        "lv": "Lv (레벨), 0 이상.", "hp": "전투가 시작될 때의 HP (체력), 1 이상.", "atk": "ATK (공격력), 0 이상.",
+        "cost": "cost (비용), 0 이상.",
         "state": "상태: 기동(mobile, 앞면; 기본) | 정착(settled, 뒷면).",
         "structure": "구조물인가: 기본은 카드대로.",
     },
@@ -62,6 +74,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
     "effect": {
         "flip": "뒤집기: 기물 id (상태로 기동/정착).", "move": "옮기기: 기물 id (도착 셀로).",
         "attack": "공격: N ATK 공격 (셀에서 보통의 대상 규칙으로).", "buff": "강화: 기물 id (그 전투 한정).",
+        "build": "건설: 놓을 기물 카드 이름 (셀에 기동으로, 셀 한도 안에서).", "id": "건설한 새 기물의 id (없으면 자동).",
         "to": "뒤집기의 상태(기동/정착) 또는 옮기기의 도착 셀.", "cell": "셀 \"x,y\".",
         "atk": "ATK 변화.", "hp": "HP 변화.", "lv": "Lv 변화.", "duration": "지속: combat(그 전투 한정)만.",
     },
@@ -75,9 +88,11 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
               "values": "셀 → 가치.", "homes": "진영 → 본진 셀."},
     "action": {"place": "놓을 카드 이름.", "slot": "자리 번호 1~5.", "face": "앞면(up) | 뒷면(down).",
                "activate": "N번 자리의 뒷면 카드를 앞면으로.", "trash": "N번 자리 맨 위 카드를 트래쉬로.",
-               "round": "다음(next): 다음 라운드로.", "exhausted": "N번 자리 기물 카드의 기물이 다 떨어짐."},
+               "round": "다음(next): 다음 라운드로.", "exhausted": "N번 자리 기물 카드의 종류 한도가 다 소진됨.",
+               "at": "라운드: 이 행동을 하는 턴 (보급턴·이동턴·대응턴·전투턴·생산턴·암막턴; 없으면 보급턴 뒤)."},
     "slot": {"set": "뒷면으로 세트한 카드 이름."},
-    "turn_move": {"activate": "이동 활성화 셀 목록.", "moves": "이동 목록."},
+    "turn_move": {"activate": "이동 활성화 셀 목록.", "moves": "이동 목록.",
+                  "cards": "이 이동턴에 쓰는 (이동) 특수카드 이름 목록 (효과 문안이 룰북에 없으면 unresolved로 알림)."},
     "produce": {"card": "생산할 카드 이름.", "cell": "놓을 셀.", "id": "새 기물의 id (없으면 자동: 진영-카드-n). 암막턴에 이 id로 뒤집을 수 있음."},
     "blackout": {"piece": "뒤집을 자기 기물 id.", "to": "정착 | 기동."},
 }
@@ -122,8 +137,8 @@ def build() -> dict:
     cell = {"$ref": "#/$defs/cell"}
     cells = {"type": "array", "items": cell}
     side_int = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
-    kinds = _enum({**KIND_VALUES, **{k + "턴": v for k, v in KIND_VALUES.items() if k != "라운드"}}, KIND_VALUES.values())
-    kinds["enum"] += [k + " 턴" for k in KIND_VALUES if k not in ("라운드",) and k + " 턴" not in kinds["enum"]]
+    kinds = _enum({**KIND_VALUES, **{k + "턴": v for k, v in KIND_VALUES.items() if k not in ("라운드", "게임")}}, KIND_VALUES.values())
+    kinds["enum"] += [k + " 턴" for k in KIND_VALUES if k not in ("라운드", "게임") and k + " 턴" not in kinds["enum"]]
     defs: dict = {
         "cell": {"description": "셀: \"x,y\" (또는 [x, y]).",
                  "oneOf": [{"type": "string"},
@@ -134,25 +149,28 @@ def build() -> dict:
                   **_enum(STATE_VALUES, ("mobile", "settled"))},
         "piece": _object("piece", {
             "id": {"type": ["string", "integer"]}, "card": {"type": "string"}, "name": {"type": "string"},
-            "lv": {"type": "integer"}, "hp": {"type": "integer"}, "atk": {"type": "integer"},
-            "cost": {"type": "integer"}, "state": {"$ref": "#/$defs/state"}, "structure": {"$ref": "#/$defs/boolish"},
+            **{s: {"type": "integer", "minimum": STAT_MIN[s]} for s in ("lv", "hp", "atk", "cost")},  # types.STAT_MIN
+            "state": {"$ref": "#/$defs/state"}, "structure": {"$ref": "#/$defs/boolish"},
         }, required_any=_spellings("piece", "card") + _spellings("piece", "name")),
         "pieces": {"description": "한 진영의 기물 목록 (3기까지).", "type": ["array", "null"],
                    "items": {"$ref": "#/$defs/piece"}, "maxItems": 3},
         "cells": {"description": DESCRIPTIONS["top"]["cells"], "type": "object",
                   "additionalProperties": {"type": "object", "additionalProperties": {"$ref": "#/$defs/pieces"}}},
-        "slot": {"description": "필드 자리: 카드 이름(앞면) | {세트: 카드}(뒷면 세트) | null(빈자리).",
-                 "oneOf": [{"type": "string"}, {"type": "null"},
-                           _object("slot", {"set": {"type": "string"}}, required_any=_spellings("slot", "set"))]},
+        "slot_card": {"oneOf": [{"type": "string"},
+                                _object("slot", {"set": {"type": "string"}}, required_any=_spellings("slot", "set"))]},
+        "slot": {"description": "필드 자리: 카드 이름(앞면) | {세트: 카드}(뒷면 세트) | null(빈자리) | "
+                                "[맨 위 카드, 그 아래 카드, …](엎어 세트한 묶음, 위에서부터).",
+                 "oneOf": [{"$ref": "#/$defs/slot_card"}, {"type": "null"},
+                           {"type": "array", "items": {"$ref": "#/$defs/slot_card"}, "minItems": 1}]},
         "field_row": {"description": "왼쪽부터 1~5번 자리.", "type": "array", "items": {"$ref": "#/$defs/slot"},
                       "minItems": 5, "maxItems": 5},
         "effect_item": {**_object("effect", {
             "flip": {"type": "string"}, "move": {"type": "string"}, "attack": {"type": "integer"},
-            "buff": {"type": "string"},
+            "buff": {"type": "string"}, "build": {"type": "string"}, "id": {"type": ["string", "integer"]},
             "to": {"anyOf": [{"$ref": "#/$defs/state"}, {"type": "string"}]},
             "cell": {"type": "string"}, "atk": {"type": "integer"}, "hp": {"type": "integer"},
             "lv": {"type": "integer"}, "duration": {"enum": ["combat"]},
-        }, required_any=[n for c in ("flip", "move", "attack", "buff") for n in _spellings("effect", c)])},
+        }, required_any=[n for c in ("flip", "move", "attack", "buff", "build") for n in _spellings("effect", c)])},
         "effect": {"oneOf": [{"$ref": "#/$defs/effect_item"},
                              {"type": "array", "items": {"$ref": "#/$defs/effect_item"}, "minItems": 1}]},
         "cost_item": _object("cost", {"destroy": {"oneOf": [{"type": "string"}, _object("selector", {
@@ -178,13 +196,25 @@ def build() -> dict:
             "place": {"type": "string"}, "slot": {"type": "integer", "minimum": 1, "maximum": 5},
             "face": _enum(FACE_VALUES, ("up", "down")), "activate": {"type": "integer"},
             "trash": {"type": "integer"}, "round": _enum(ROUND_VALUES, ("next",)), "exhausted": {"type": "integer"},
+            "at": _enum(AT_VALUES, ("victory", "supply", "move", "response", "combat", "production", "blackout")),
         }),
         "turn_move": _object("turn_move", {"activate": cells,
-                                           "moves": {"type": "array", "items": {"$ref": "#/$defs/move_item"}}}),
+                                           "moves": {"type": "array", "items": {"$ref": "#/$defs/move_item"}},
+                                           "cards": {"type": "array", "items": {"type": "string"}}}),
         "produce_item": _object("produce", {"card": {"type": "string"}, "cell": cell, "id": {"type": ["string", "integer"]}}),
         "blackout_item": _object("blackout", {"piece": {"type": ["string", "integer"]},
                                               "to": {"$ref": "#/$defs/state"}}),
     }
+    defs["round_entry"] = _object("round_entry", {
+        "player": {"type": "string"},
+        "field_actions": {"type": "object", "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/action"}}},
+        "move": {"$ref": "#/$defs/turn_move"},
+        "response": {"type": "array", "items": {"$ref": "#/$defs/declaration"}},
+        "battle_cards": {"type": "array", "items": {"$ref": "#/$defs/declaration"}},
+        "combat_order": {"type": "array", "items": cell, "minItems": 1},
+        "produce": {"type": "array", "items": {"$ref": "#/$defs/produce_item"}},
+        "blackout": {"type": "array", "items": {"$ref": "#/$defs/blackout_item"}},
+    })
     top = _object("top", {
         "kind": kinds, "title": {"type": "string"}, "as_of": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
         "attacker": {"type": "string"}, "player": {"type": "string"}, "board": {"$ref": "#/$defs/board"},
@@ -202,11 +232,14 @@ def build() -> dict:
         "field_actions": {"type": "object", "additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/action"}}},
         "produce": {"type": "array", "items": {"$ref": "#/$defs/produce_item"}},
         "blackout": {"type": "array", "items": {"$ref": "#/$defs/blackout_item"}},
+        "first_player": {"type": "string"},
+        "rounds": {"type": "array", "items": {"$ref": "#/$defs/round_entry"}, "minItems": 1},
+        "prisoners": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": ["string", "integer"]}}},
     }, required_any=_spellings("top", "kind"))
     # what each kind requires (either spelling of the key; either spelling of the kind)
     kind_names = _spellings("top", "kind")
     needs = {"combat": ("attacker", "cells"), "move": ("attacker", "cells"), "victory": ("player",),
-             "field": ("side", "field"), "round": ("player", "cells")}
+             "field": ("side", "field"), "round": ("player", "cells"), "game": ("first_player", "cells", "rounds")}
     rules = []
     for kind, keys in needs.items():
         values = sorted(v for v in kinds["enum"] if KIND_VALUES.get(v.removesuffix("턴").strip(), v) == kind)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import DataError
-from .board import Board, BoardError, board_from_spec, cell_key
+from .board import Board, BoardError, board_from_spec, cell_key, example_board_of
 from .model import FieldAction, FieldScenario, MoveScenario, VictoryScenario, frozen_map
 from .movement import MoveOrder, SpMove, resolve_moves
 from .result import FieldTurnResult, MoveTurnResult, VictoryTurnResult, _freeze
@@ -35,7 +35,7 @@ def _board(doc, sink, corpus) -> tuple[Board | None, list[dict]]:
     assumed = []
     spec = doc.get("board")
     if spec is None:
-        spec = getattr(corpus, "example_board", None)  # read by the data layer (corpus.load_example_board)
+        spec = example_board_of(corpus)  # read by the data layer (corpus.read_example_board)
         if spec is None:  # no corpus given (a bare parse): no board to check against
             return None, assumed
         assumed.append({"choice": "board", "value": spec.get("label"), "rule": "move.off-board"})
@@ -277,27 +277,48 @@ def parse_slots(raw: list, owner, key, sink, corpus, where_key: str, label_prefi
     """Five field slots as written (a card name, {set: NAME} or null; owner[key] is the list)
     → per slot None or (card, face_up), for FieldPlay; problems go to `sink`."""
     initial: list[Any] = [None] * 5
-    for i, slot in enumerate(raw):
-        where = f"{where_key}[{i}]"
-        if slot is None:
-            continue
+
+    def one(slot, holder, hkey, where, i):
         face_up = True
         name = slot
         if isinstance(slot, dict):
             if set(slot) != {"set"}:
                 sink.add(slot, None, where, "slot-entry")
-                continue
+                return None
             name, face_up = slot["set"], False
-        if isinstance(slot, dict):
             card = resolve_card(corpus, name, sink, slot, "set", where, label=label_prefix, slot=i + 1)
+        elif isinstance(slot, list):
+            sink.add(holder, hkey, where, "slot-entry")
+            return None
         else:
-            card = resolve_card(corpus, name, sink, owner, key, where, label=label_prefix, slot=i + 1)
-        if card is not None:
-            initial[i] = (card, face_up)
+            card = resolve_card(corpus, name, sink, holder, hkey, where, label=label_prefix, slot=i + 1)
+        return None if card is None else (card, face_up)
+
+    for i, slot in enumerate(raw):
+        where = f"{where_key}[{i}]"
+        if slot is None:
+            continue
+        if isinstance(slot, list):
+            # a stack (엎어 세트, field.stack): top first, as the slot is seen; the cards under the top one
+            # were covered before this file's state (not in this round: their pieces stay as written)
+            if not slot:
+                sink.add(owner, key, where, "slot-entry")
+                continue
+            stack = [one(c, owner, key, f"{where}[{j}]", i) for j, c in enumerate(slot)]
+            if all(c is not None for c in stack):
+                initial[i] = stack[::-1] if len(stack) > 1 else stack[0]
+            continue
+        entry = one(slot, owner, key, where, i)
+        if entry is not None:
+            initial[i] = entry
     return initial
 
 
-def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[FieldAction]:
+#: `at:` of a round's field action — the turns of a round (round.turns)
+AT_TURNS = ("victory", "supply", "move", "response", "combat", "production", "blackout")
+
+
+def parse_actions(doc, key, sink, corpus, where_key: str | None = None, allow_at: bool = False) -> list[FieldAction]:
     """The field actions listed at doc[key] (kind field's `actions`, kind round's
     `field_actions.SIDE`) → FieldActions for apply_action; problems go to `sink`."""
     where_key = where_key or str(key)
@@ -307,8 +328,13 @@ def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[
         if verb is None:
             sink.add(a, None, where, "action-unknown")
             continue
-        if not _unknown_keys(sink, a, ACTION_KEYS[verb], where):
+        if not _unknown_keys(sink, a, ACTION_KEYS[verb] + (("at",) if allow_at else ()), where):
             continue
+        at = a.get("at")
+        if at is not None and at not in AT_TURNS:
+            sink.add(a, "at", f"{where}.at", "action-at", at=at, turns=list(AT_TURNS))
+            continue
+        n0 = len(actions)
         if verb == "place":
             card = resolve_card(corpus, a["place"], sink, a, "place", f"{where}.place")
             face = a.get("face", "up")
@@ -333,6 +359,8 @@ def parse_actions(doc, key, sink, corpus, where_key: str | None = None) -> list[
                 sink.add(a, verb, f"{where}.{verb}", "action-slot-number", verb=verb)
                 continue
             actions.append(FieldAction(verb, i, slot=n))
+        if at is not None and len(actions) > n0:
+            actions[-1] = actions[-1]._replace(at=at)
     return actions
 
 

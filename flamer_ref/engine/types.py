@@ -24,6 +24,7 @@ class Kind(str, Enum):
     VICTORY = "victory"
     FIELD = "field"
     ROUND = "round"
+    GAME = "game"
 
 
 class Turn(str, Enum):
@@ -79,6 +80,7 @@ class EventType(str, Enum):
     FLIP = "flip"
     DEPART = "depart"
     ARRIVE = "arrive"
+    BUILD = "build"  # a new piece placed by an effect (production.placement)
     BUFF = "buff"
     SP = "sp"  # a (전투) SP fired (or would have, with an unknown effect)
     ATTACK = "attack"
@@ -105,6 +107,7 @@ class FizzleReason(str, Enum):
     NO_TARGET = "no-target"  # no opponent piece / no bonded piece at resolution
     COMBAT_ENDED = "combat-ended"  # the cell's combat already ended (before 2026-09-24)
     MOVE_BLOCKED = "move-blocked"  # the destination is full at resolution
+    BUILD_BLOCKED = "build-blocked"  # a build's cell is full at resolution, or (맞대응) not a 대응 셀
 
 
 class UnresolvedReason(str, Enum):
@@ -135,6 +138,20 @@ CELL_LIMIT = 6
 MAX_ROUNDS = 1_000
 #: Most cells a scenario may list under `cells` (a real board has a few dozen).
 MAX_SCENARIO_CELLS = 1_000
+#: Most declarations (response + battle_cards together) a scenario may list, and most items their
+#: inline `effect:` lists may hold together (a real combat turn has a handful of each): 10,000
+#: declarations in a 1.3–1.9 MB file took 7–30 s.
+MAX_DECLARATIONS = 1_000
+MAX_EFFECT_ITEMS = 1_000
+
+#: The least value a piece's stat may be given, wherever it is given: a scenario file of any kind
+#: (scenario.parse_cells), the one-line `flamer fight` (oneliner) and its terminal prompt (cli), and the
+#: JSON Schema (scenario_schema). A stated hp is the piece's HP at the start of a combat: damage lasts
+#: only until the combat ends ('전투가 끝나면 원복', combat.attack) and a piece whose HP reaches 0 or
+#: less is captured at once, so no piece on the board has HP below 1. Lv, ATK and cost are never
+#: negative (ATK 0 is a piece that makes no attack). Lowering a stat inside a combat
+#: is an effect (`buff`), not a stated value, and is not bounded here.
+from ..constants import STAT_MIN, stat_in_range  # noqa: E402,F401 - shared with the card data
 
 # Dated rulings the engine consults.
 R_COUNTER = "ruling.2026-09-19.counter"

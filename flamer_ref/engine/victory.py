@@ -75,6 +75,13 @@ def check_victory(pieces: Iterable, player: str, sides: tuple[str, str], vp: dic
         events.append({"type": "win-check", "condition": "home", "met": met, "homes": list(opp_homes),
                        "cells": inside, "rule": "victory.conditions",
                        "interpretation": "interp.home.any-presence" if shared else None})
+        if met and len(shared) == len(inside):
+            # every home cell that wins is shared with the opponent: the pages disagree there (victory:
+            # '자기 기물이 위치해 있으면(기동·정착 무관)' vs combat: '대립 셀은 어느 쪽도 점령·확보하지 못합니다') —
+            # the win stands as a reading, said in unresolved
+            unresolved.append({"reason": "home-contested", "cells": shared, "side": player,
+                               "rule": "victory.conditions", "interpretation": "interp.home.any-presence",
+                               "also": "combat.standoff"})
         events.append({"type": "home-timing", "rule": "victory.home-timing"})
     winner = player if reasons else None
     events.append({"type": "result", "winner": winner, "reasons": list(reasons), "rule": "victory.conditions"})

@@ -12,7 +12,9 @@ def test_atk_zero_no_damage_no_capture(run):
 
 
 def test_negative_atk_same_as_zero(run):
-    res = run(scenario({"1,1": {"A": [P("z", lv=5, hp=3, atk=-2)], "B": [P("s", lv=1, hp=9, atk=0, state="settled")]}}))
+    # a stated ATK is at least 0 (types.STAT_MIN); a negative one comes from an effect that lowers it
+    res = run(scenario({"1,1": {"A": [P("z", lv=5, hp=3, atk=1)], "B": [P("s", lv=1, hp=9, atk=0, state="settled")]}},
+                       response=[{"side": "B", "effect": {"buff": "z", "atk": -3}}]))
     assert events(res, "no-attack", actor="z")[0]["atk"] == -2
     assert res["prisoners"]["A"] == []
 

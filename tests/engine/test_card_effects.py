@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from flamer_ref.corpus import load_effects
+from flamer_ref.checks import load_effects
 from flamer_ref.engine import effects as fx
 from flamer_ref.errors import DataError
 

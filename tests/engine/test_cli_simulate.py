@@ -1,11 +1,10 @@
 """`flamer simulate` and `flamer examples` through the real command line (exit codes 0 / 1 / 2)."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +31,7 @@ def runner_kinds():
 
 
 def flamer(*args):
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True, cwd=ROOT)
+    return flamer_fork.run(*args, cwd=ROOT, timeout=120)  # a real process, forked from a warm interpreter
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +44,7 @@ def scene(tmp_path_factory):
 def test_text_md_html(scene):
     out = flamer("simulate", str(scene))
     assert out.returncode == 0, out.stderr
-    assert "1,1 전투" in out.stdout and "최종 상태" in out.stdout and "근거:" in out.stdout
+    assert "(1,1) 전투" in out.stdout and "최종 상태" in out.stdout and "근거:" in out.stdout
     md = flamer("simulate", str(scene), "--format", "md")
     # the verdict leads (issue 7), then the account
     assert md.returncode == 0 and md.stdout.startswith("> 판정: ") and "\n# 전투 판정" in md.stdout
@@ -81,7 +80,7 @@ def test_missing_file_is_bad_input_exit_1():
     # issue 2's policy for bad input: a missing file is one Korean message naming it, exit 1
     out = flamer("simulate", "/nonexistent/scene.yaml")
     assert out.returncode == 1
-    assert "/nonexistent/scene.yaml" in out.stderr and "파일이 없습니다" in out.stderr
+    assert "/nonexistent/scene.yaml" in out.stderr and "파일을 찾을 수 없습니다: /nonexistent/scene.yaml" in out.stderr
     assert "Traceback" not in out.stderr
 
 
@@ -90,7 +89,8 @@ def test_compare_and_branches(scene):
     data = json.loads(out.stdout)
     assert data["kind"] == "compare" and data["by_ruling"][0]["ruling"] == "ruling.2026-09-25.settled-sweep"
     text = flamer("simulate", str(scene), "--compare", "2026-09-24")
-    assert text.returncode == 0 and "settled-sweep" in text.stdout
+    # the ruling that made the difference, by its date and title (issue 17: no ids in front of a person)
+    assert text.returncode == 0 and "2026-09-25 확정 「정착만 있는 셀도" in text.stdout and "settled-sweep" not in text.stdout
     br = flamer("simulate", str(scene), "--all-branches", "--json")
     data = json.loads(br.stdout)
     assert data["orders_tried"] == 2 and data["distinct"] >= 1

@@ -34,7 +34,7 @@ def forbidden(run, obj, as_of=None) -> Forbidden:
     assert isinstance(err, FlamerError) and err.code == "forbidden"
     assert err.message.startswith("불가 — ") and err.why in err.message
     assert "데이터 오류" not in err.message and "고치는 법" not in err.message
-    assert f"조항 {err.rule}" in err.message
+    assert f"조항 {err.rule}" in err.message  # the engine's own words; the CLI cites numbers (test_player_words)
     assert not HEDGED.search(err.message)
     return err
 
@@ -119,7 +119,7 @@ def test_more_forbidden_plays(run):
     err = forbidden(run, scenario({"1,1": {"A": [P("a")], "B": [P("b")]}},
                                   response=[{"side": "B", "card": "진내폭격", "cell": "1,1", "cost": {"destroy": "a"}}]))
     assert err.rule == "response.declare.timing" and err.reason == "cost-mismatch"
-    assert "자기 기물 파괴" in err.message
+    assert "자기 기물 헌납" in err.message  # 진내폭격's cost in the page's word (its 헌납)
     err = forbidden(run, scenario({"1,1": {"A": [P("a")], "B": [P("b")]}},
                                   response=[{"side": "B", "effect": {"attack": 1, "cell": "1,1"}, "cost": {"destroy": "a"}}]))
     assert err.reason == "cost-not-own" and "a는 A의 기물입니다" in err.message
@@ -146,7 +146,7 @@ def test_cli_answers_a_forbidden_play_as_a_ruling(tmp_path):
     out = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", str(f)], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 1 and out.stdout == ""
-    assert out.stderr.startswith("불가 — 맞대응은") and "response.counter" in out.stderr
+    assert out.stderr.startswith("불가 — 맞대응은") and "근거: 조항 5.4 맞대응" in out.stderr
     assert "12행" in out.stderr and "Traceback" not in out.stderr
 
 
@@ -163,7 +163,7 @@ def test_why_each_target_was_chosen(run, corpus):
                      flat=True)
     hit = events(data, "attack", actor="a")[0]
     assert hit["target"] == "y" and hit["target_by"] == "hp" and hit["target_rule"] == "combat.tiebreak"
-    assert "Lv 4 동률 → 현재 HP가 가장 높음(5)" in out and "대상 combat.tiebreak 「Lv 동률 판정" in out
+    assert "Lv 4 동률 → 현재 HP가 가장 높음(5)" in out and "대상 6.14 Lv 동률 판정" in out and "combat.tiebreak" not in out
     # then ATK, then cost, then (no rule) the listing order
     data = run(scenario({"1,1": {"A": [P("a", lv=3, hp=9, atk=1)],
                                  "B": [P("x", lv=4, hp=5, atk=1), P("y", lv=4, hp=5, atk=2)]}}))
@@ -201,8 +201,9 @@ def test_atk_zero_only_cell_cites_the_step7_sentence(run, corpus):
     sw = events(data, "sweep", side="A")[0]
     assert sw["rule"] == "combat.step7.sweep" and "interpretation" not in sw
     assert events(data, "no-attack", actor="z")[0]["rule"] == "combat.step7.sweep"
-    # a negative ATK is the same only by interpretation, and says so
-    data = run(scenario({"1,1": {"A": [P("z", lv=5, atk=-1)], "B": [P("s", atk=0, state="settled")]}}))
+    # a negative ATK (an effect lowered it: a stated ATK is at least 0) is the same only by interpretation, and says so
+    data = run(scenario({"1,1": {"A": [P("z", lv=5, atk=1)], "B": [P("s", atk=0, state="settled")]}},
+                        response=[{"side": "B", "effect": {"buff": "z", "atk": -2}}]))
     sw = events(data, "sweep", side="A")[0]
     assert sw["rule"] == "combat.step7.sweep" and sw["interpretation"] == "interp.sweep.attack-executed"
 
@@ -221,12 +222,12 @@ def test_departure_from_a_cell_without_combat(run, corpus):
     dep = events(data, "depart", piece="far")[0]
     assert dep["from_combat"] is False and dep["rule"] != "response.resolve.depart"
     assert events(data, "arrive", piece="far")[0]["joins"] is None
-    assert "5,5의 전투에서 제외" not in out and "5,5에는 전투가 없음" in out
+    assert "(5,5)의 전투에서 제외" not in out and "(5,5)에는 전투가 없음" in out
     assert "그 셀의 전투에는 3단계부터" not in out
     # a departure from the combat cell still says it leaves that combat
     data, out = text(run, corpus, scenario({"1,1": {"A": [P("a")], "B": [P("b"), P("x")]}},
                                            response=[{"side": "B", "effect": {"move": "x", "to": "0,0"}}]))
-    assert events(data, "depart", piece="x")[0]["from_combat"] is True and "1,1의 전투에서 제외(이탈)" in out
+    assert events(data, "depart", piece="x")[0]["from_combat"] is True and "(1,1)의 전투에서 제외(이탈)" in out
 
 
 def test_a_step1_capture_is_no_departure(run, corpus):
@@ -244,7 +245,8 @@ def test_an_explosive_hit_is_the_effect_not_the_fragment(run, corpus):
     data, out = text(run, corpus, obj)
     hit = [e for e in events(data, "attack") if e["step"] == 2][0]
     assert hit["actor_where"] == "fragment" and hit["index"] == 0 and hit["ability"] == "폭발"
-    assert "bomb(폭약) → a" not in out and "폭약 폭발(효과 — bomb(폭약)" in out
+    # the piece is named by its card, never its id (issue 17)
+    assert "폭약 → a" not in out and "폭약 폭발(효과 — 폭약은 이미 구조물 조각" in out and "bomb" not in out
 
 
 # ---------------------------------------------------------------- --compare ----
@@ -258,8 +260,12 @@ def test_compare_speaks_korean_and_lists_event_level_differences(corpus, run):
     assert decl[0]["2026-09-25"]["hits"] and not decl[0]["2026-09-23"]["hits"]
     assert decl[0]["2026-09-23"]["fizzles"][0]["reason"] == "combat-ended"
     txt = render("simulate/compare.txt.j2", data=out, refs=runner.refs(corpus, out))
-    assert txt.startswith("결론: 2026-09-24 이후에는 ")
-    assert "차이를 만든 판정: 2026-09-24 확정 ruling.2026-09-24.vacated-combat" in txt
+    # the conclusion names every outcome that changed, with its value at each date (issue 17)
+    lines = txt.splitlines()
+    assert lines[0] == "결론: 2026-09-24 판정으로 (1,1) 전투 결과·대응 선언 #1의 효과가 달라짐"
+    assert lines[1].startswith("2026-09-23: (1,1)에서 전투 없이 끝남 — A만 남음 · 대응 선언 #1은 불발")
+    assert lines[2].startswith("2026-09-25: A가 ") and "대응 선언 #1이 a에 3 ATK 적중" in lines[2]
+    assert "차이를 만든 판정: 2026-09-24 확정 「이탈·비용으로" in txt and "ruling.2026" not in txt  # by date, no id
     assert "a(a)" not in txt and "a에 3 ATK 적중" in txt and "불발(그 셀의 전투가 이미 끝남" in txt
     assert "cells." not in txt and "unresolved: [" not in txt and '"' not in txt
     assert not HEDGED.search(txt)
@@ -269,9 +275,11 @@ def test_compare_of_the_shipped_vacated_scenario():
     out = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", "scenarios/vacated-by-cost.yaml",
                           "--compare", "2026-09-23"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
-    first = out.stdout.splitlines()[0]
-    assert first == "결론: 2026-09-24 이후에는 2,4를 DGM이 점령, 이전에는 2,4에서 전투 없이 끝남(DGM만 남음)"
-    assert "giant(거신)에 10 ATK 적중" in out.stdout and "해결되지 않음" in out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[0] == "결론: 2026-09-24 판정으로 (2,4) 전투 결과·진내폭격의 효과가 달라짐"
+    assert lines[1] == "2026-09-23: (2,4)에서 전투 없이 끝남 — DGM만 남음 · 진내폭격은 해결되지 않음"
+    assert lines[2] == "2026-09-25: DGM이 1회차에 (2,4)를 점령 · 진내폭격이 거신에 10 ATK 적중"
+    assert "거신에 10 ATK 적중" in out.stdout and "giant" not in out.stdout
     assert "cells.2,4" not in out.stdout and "no-resolution-point@" not in out.stdout
 
 
@@ -283,7 +291,8 @@ def test_compare_keeps_its_json_keys(corpus, run):
     assert all({"path"} <= set(d) for d in out["differences"])
     assert [c["what"] for c in out["changes"]].count("piece") == 1  # s2 is swept on the 25th only
     first = render("simulate/compare.txt.j2", data=out, refs=runner.refs(corpus, out)).splitlines()[0]
-    assert first == "결론: 2026-09-25 이후에는 3,3을 A가 점령, 이전에는 3,3에 양측 기물이 함께 남아 점령 없음"
+    # every outcome that changed: the cell, A's captures (s2 swept), what B had left in the cell
+    assert first == "결론: 2026-09-25 판정으로 (3,3) 전투 결과·A의 포획·(3,3)의 B 생존 기물이 달라짐"
 
 
 def test_compare_conclusion_when_the_summaries_agree(corpus, tmp_path):
@@ -296,8 +305,9 @@ def test_compare_conclusion_when_the_summaries_agree(corpus, tmp_path):
     out = runner.compare_turn(scn, corpus, "2026-09-03", "2026-09-25")
     assert out["changes"] and out["changes"][0]["what"] == "value"
     txt = render("simulate/compare.txt.j2", data=out, refs=runner.refs(corpus, out))
-    assert txt.splitlines()[0] == "결론: 2026-09-04 전후로 결속이 달라짐 — 활성 개미, 은퇴 증폭기"
-    assert "결속 증폭기: 2026-09-03에는 개미 · 2026-09-25에는 없음" in txt
+    assert txt.splitlines()[0] == "결론: 2026-09-04 판정으로 증폭기의 결속이 달라짐"
+    assert txt.splitlines()[1] == "2026-09-03: 증폭기의 결속은 개미"
+    assert "증폭기의 결속: 2026-09-03에는 개미 · 2026-09-25에는 없음" in txt
 
 
 def test_compare_when_one_date_forbids_the_play(corpus, run):
@@ -307,8 +317,8 @@ def test_compare_when_one_date_forbids_the_play(corpus, run):
     out = runner.compare(scn, corpus, "2026-09-25", "2026-09-18")
     txt = render("simulate/compare.txt.j2", data=out, refs=runner.refs(corpus, out))
     lines = txt.splitlines()
-    assert lines[0].startswith("결론: 2026-09-19 이후에는 ") and lines[0].endswith("이전에는 불가")
-    assert lines[2].startswith("2026-09-18: 불가 — ")
+    assert lines[0] == "결론: 2026-09-19 이후에는 허용, 이전에는 불가"
+    assert lines[1].startswith("2026-09-18: 불가 — ") and lines[2].startswith("2026-09-25: B가 2회차에 (1,1)을 점령")
 
 
 # ---------------------------------------------------------------- particles ----

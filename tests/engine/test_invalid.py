@@ -126,7 +126,7 @@ def test_unknown_key_and_missing_stats(run):
 def test_duplicate_ids_and_bad_state(run):
     err = run.invalid(scenario({"1,1": {"A": [P("a"), P("a")], "B": [P("b", state="flipped")]}}))
     msgs = " ".join(p.message for p in err.problems)
-    assert "중복" in msgs and "flipped" in msgs
+    assert "두 번 나옵니다" in msgs and "flipped" in msgs   # a duplicate id, in the review's words
 
 
 def test_three_sides(run):

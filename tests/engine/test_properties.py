@@ -16,7 +16,9 @@ def pieces(draw, side, cell, distinct_lv=False):
     out = []
     for i, lv in enumerate(lvs):
         out.append({"id": f"{side}{cell.replace(',', '')}{i}", "name": "x", "lv": lv,
-                    "hp": draw(st.integers(1, 12)), "atk": draw(st.integers(-1, 5)), "cost": draw(st.integers(0, 12)),
+                    # a stated ATK is at least 0 (engine.types.STAT_MIN); a negative one only comes from a
+                    # lowering effect (tests/engine/test_atk_zero.py)
+                    "hp": draw(st.integers(1, 12)), "atk": draw(st.integers(0, 5)), "cost": draw(st.integers(0, 12)),
                     "state": draw(st.sampled_from(["mobile", "mobile", "settled"])),
                     "structure": draw(st.booleans())})
     return out

@@ -3,6 +3,7 @@
 import pytest
 
 from flamer_ref import runner
+from flamer_ref.people import piece_names
 from flamer_ref.render import md_escape, render
 
 from .conftest import C, P, scenario
@@ -37,7 +38,11 @@ def test_all_samples_render(run, corpus, fmt):
         assert "최종 상태" in out
         flat = " ".join(out.split())
         for u in data["unresolved"]:
-            msg = md_escape(u["message"]) if fmt == "md" else u["message"]  # Markdown escapes input text
+            # the page words each gap from the same catalogue as the JSON's message, with the page's names
+            # (cards for ids, (2,4) for cells: issue 17)
+            said = render("simulate/unresolved.txt.j2", u=u, pieces=data["pieces"], as_of=data["as_of"], data=data,
+                          people={}, names=piece_names(data), refs=runner.refs(corpus, data)).strip()
+            msg = md_escape(said) if fmt == "md" else said  # Markdown escapes input text
             assert " ".join(msg.split()) in flat or fmt == "html"
         assert "None" not in out.replace("null", "")
     assert {"attack", "capture", "fragment", "sweep", "standoff", "stalemate", "vacated", "fizzle", "cost",
@@ -47,6 +52,8 @@ def test_all_samples_render(run, corpus, fmt):
 def test_text_cites_clause_titles_and_ruling_dates(run, corpus):
     data = run(scenario({"3,3": {"A": [P("gk")], "B": [P("s1", state="settled"), P("s2", state="settled")]}}))
     out = render("simulate/combat.txt.j2", data=data, refs=runner.refs(corpus, data))
-    assert "combat.step7.sweep 「7단계 정리" in out and "판정 2026-09-25 확정" in out
+    # by number and title (the clause_label filter), never by id (issue 17)
+    assert "6.26 7단계 정리" in out and "판정 2026-09-25 확정" in out
+    assert "combat.step7.sweep" not in out and "(confirmed)" not in out
     assert "HP 3 → 2" in out or "HP 3 → 2" not in out  # settled hits show HP before → after
     assert "정착(뒷면) 상태로 피격" in out

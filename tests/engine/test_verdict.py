@@ -4,11 +4,10 @@ templates/simulate/_verdict.*.j2), and `--brief` prints only that verdict."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 
 from flamer_ref import verdict
 from flamer_ref import runner
@@ -20,12 +19,11 @@ from .conftest import P, scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
-HEAD = {"combat": "판정: ", "move": "판정: ", "victory": "판정: ", "field": "판정: ", "round": "판정: "}
+HEAD = {"combat": "판정: ", "move": "판정: ", "victory": "판정: ", "field": "판정: ", "round": "판정: ", "game": "판정: "}
 
 
 def flamer(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          cwd=ROOT, input=stdin, timeout=120)
+    return flamer_fork.run(*args, cwd=ROOT, input=stdin, timeout=120)  # a real process, forked from a warm interpreter
 
 
 def example_results(corpus):
@@ -95,7 +93,7 @@ def test_verdict_of_every_scenario_and_example(corpus):
         assert lines[0].startswith(HEAD[data["kind"]]), (name, lines[0])
         for bad in ("이(가)", "을(를)", "은(는)", "와(과)", "None", "{{", "}}"):
             assert bad not in "\n".join(lines), (name, bad)
-    assert kinds == {"combat", "move", "victory", "field", "round"}
+    assert kinds == {"combat", "move", "victory", "field", "round", "game"}
 
 
 def test_build_is_pure(corpus):
@@ -109,21 +107,22 @@ def test_scene5_verdict_reads_aloud(run, corpus):
     scn = load_any(str(ROOT / "scenarios" / "combat-scene5.yaml"), corpus, display="scene5")
     data = run_any(scn, corpus, None)
     lines = lines_of(data, corpus)
-    assert lines[0] == "판정: 2,4를 DGM(공격자)이 점령 (4회차)"
-    assert lines[1] == "포획: DGM이 거신·행성굴착기·증폭기를, BGM이 수문장을 포획"
+    # as a person says it (issue 17): who, when, where — the cell in parentheses, the particle by 받침
+    assert lines[0] == "판정: 공격자(DGM)가 4회차에 (2,4)를 점령"
+    assert lines[1] == "DGM이 거신·행성굴착기·증폭기를, BGM이 수문장을 포획"
     assert lines[2].startswith("근거: ") and "combat.no-retreat" not in lines[2]
 
 
 def test_verdict_statuses(run, corpus):
     standoff = run(scenario({"3,3": {"A": [P("m", state="settled")], "B": [P("o", state="settled")]}}))
-    assert lines_of(standoff, corpus)[0] == "판정: 3,3은 대립 — 양측 공존, 점령 없음"
+    assert lines_of(standoff, corpus)[0] == "판정: (3,3)은 대립 — 양쪽 모두 기동 기물이 없어 공격 없이 끝남 (점령 없음)"
     assert verdict.build(standoff)["clauses"][0]["rule"] == "combat.standoff"
     stalemate = run(scenario({"2,2": {"A": [P("a", atk=0)], "B": [P("b", atk=0)]}}))
     v = verdict.build(stalemate)
     assert v["cells"][0]["status"] == "unresolved" and v["unresolved"] == 1
-    assert lines_of(stalemate, corpus)[0] == "판정: 2,2는 결착 없음(미해결)"
+    assert lines_of(stalemate, corpus)[0] == "판정: (2,2)는 결착 없음 — 계산을 멈춤(미해결)"
     shared = run(scenario({"1,1": {"A": [P("z", lv=5, atk=0)], "B": [P("s", atk=0, state="settled")]}}))
-    assert lines_of(shared, corpus)[0] == "판정: 1,1에 양측 기물이 함께 남아 점령 없음"
+    assert lines_of(shared, corpus)[0] == "판정: (1,1)에 양쪽 기물이 함께 남아 점령 없음"
     nothing = run(scenario({"1,1": {"A": [P("a")]}, "2,2": {"B": [P("b")]}}))
     assert lines_of(nothing, corpus)[0] == "판정: 조우 셀이 없어 전투 없음"
 
@@ -155,7 +154,7 @@ def test_brief_json_and_other_outputs():
     # stdin works with --brief too
     text = (ROOT / "scenarios" / "combat-scene5.yaml").read_text(encoding="utf-8")
     sin = flamer("simulate", "-", "--brief", stdin=text)
-    assert sin.returncode == 0 and sin.stdout.startswith("판정: 2,4를 DGM(공격자)이 점령")
+    assert sin.returncode == 0 and sin.stdout.startswith("판정: 공격자(DGM)가 4회차에 (2,4)를 점령")
 
 
 def test_present_scenario_keeps_its_signature():

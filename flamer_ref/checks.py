@@ -1,0 +1,81 @@
+"""The data's checks that need the engine: every example and FAQ scenario of a data tree resolves as
+its page says it will (`flamer validate`; `flamer examples` compares the results), and the engine's data
+files (cards/effects.yaml, rules/boards/example.yaml) read by the data room and checked by the engine.
+
+The one-way doors: this module reads the corpus (flamer_ref.corpus) and runs the engine
+(flamer_ref.engine); neither of them reads this.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .corpus import Corpus, read_effects, read_example_board
+from .errors import FlamerError, Problem
+from .korean import josa
+from .paths import data_root
+
+
+def load_effects(corpus: Corpus, path: Path | str | None = None) -> dict:
+    """cards/effects.yaml (default: in the corpus's data tree) validated against the card database
+    (engine.effects.parse_effects): {(card, ability): EffectDef}. A missing file means no effect is
+    known. Raises DataError."""
+    from .engine.effects import parse_effects
+
+    doc, display = read_effects(corpus, path)
+    return {} if doc is None else parse_effects(doc, corpus, display)
+
+
+def load_example_board(root: Path | str | None = None) -> dict:
+    """The example board of the data tree `root` (default: the data root) as plain data, checked as the
+    engine will use it (engine.board.check_example_board). Raises DataError naming the file, line and key."""
+    from .engine.board import check_example_board
+
+    return check_example_board(*read_example_board(root))
+
+
+def check_scenarios(corpus: Corpus) -> list[Problem]:
+    """`flamer validate`: every example and FAQ scenario of the data tree, parsed against its card
+    database and resolved, as `flamer examples` and `flamer example ID --scenario | flamer simulate -`
+    will later do. A card name the parser had to correct (a typo such as 수문쟝) is a problem too:
+    data names cards exactly. Whether a result matches the page's `expected` is `flamer examples`'s
+    question, not validity. Problems name the data file and the line of the scenario."""
+    from . import render  # noqa: F401 - words the engine's coded problems quoted below (errors.use_wording)
+    from .engine.turns import parse_any, run_any
+    from .yamlio import read_yaml
+
+    root = Path(corpus.root or data_root())
+    problems: list[Problem] = []
+    files = sorted((root / "rules" / "examples").glob("*.yaml")) + [root / "rules" / "faq.yaml"]
+    for path in files:
+        if not path.is_file():
+            continue
+        rel = path.relative_to(root).as_posix()
+        doc = read_yaml(path, rel)
+        items = doc.get("faq" if path.name == "faq.yaml" else "examples") if isinstance(doc, dict) else None
+        for item in items if isinstance(items, list) else []:
+            if not isinstance(item, dict) or not item.get("scenario"):
+                continue
+            many = isinstance(item["scenario"], list)
+            line = item.line_of("scenario") if hasattr(item, "line_of") else None
+            for i, scn_obj in enumerate(item["scenario"] if many else [item["scenario"]]):
+                label = f"{item.get('id')}#{i + 1}" if many else str(item.get("id"))
+                at = getattr(scn_obj, "line", None) or line
+                try:
+                    scn = parse_any(scn_obj, rel, corpus)
+                    for n in getattr(scn, "notices", None) or ():
+                        written, card = f"'{n.get('written')}'", f"'{n.get('card')}'"
+                        problems.append(Problem(rel, n.get("line") or at, "scenario",
+                                                f"{label}의 시나리오: 카드 {josa(written, '은/는')} 카드 데이터베이스에 "
+                                                f"없는 이름입니다 ({josa(card, '으로/로')} 고쳐 읽어야 풀립니다).",
+                                                f"정확한 카드 이름 {josa(card, '을/를')} 적으세요"))
+                    run_any(scn, corpus, None)
+                except FlamerError as exc:
+                    sub = getattr(exc, "problems", None)
+                    if sub:
+                        problems.extend(Problem(rel, p.line or at, p.key, f"{label}의 시나리오: {p.message}", p.fix)
+                                        for p in sub)
+                    else:
+                        problems.append(Problem(rel, at, "scenario", f"{label}의 시나리오: {exc.message}",
+                                                "docs/SCENARIOS.md의 형식과 카드 데이터에 맞게 고치세요"))
+    return problems

@@ -1,0 +1,688 @@
+/* The calculator page (판정기.html): a fight in one line or a scenario YAML, computed by the project's
+ * own engine running in the browser (FlamerEngine from assets/engine.js: the CLI's argv in, its
+ * exit code, stdout and stderr out). No rule, parser or sentence lives here: the page passes what the
+ * player typed to the engine exactly as `flamer fight` / `flamer simulate -` would get it and shows
+ * the answer:
+ *   - the engine's own HTML page (--format html) in a sandboxed frame (srcdoc, no scripts), its
+ *     verdict copied above it as text;
+ *   - the --json answer as text (the JSON toggle);
+ *   - a failure as the CLI's Korean stderr message, as text.
+ * Nothing derived from the input or from the engine's text becomes markup in this page: every node
+ * is built with createElement and textContent (the srcdoc frame is the one place engine HTML goes).
+ *
+ * The input lives in the URL hash (the calculator link of `flamer fight --link`):
+ *   #q=<line>&r=<decl>…&b=<decl>…&cell=<x,y>&stat=<card stat value>…&as_of=<date>   or   #y=<yaml>
+ * and is rewritten with history.replaceState as the player edits. */
+(function () {
+  "use strict";
+
+  var DEFAULT_CELL = "1,1";
+  var DEBOUNCE_MS = 300;
+  var HASH_MAX = 100000;            // a longer scenario is not put into the link (some browsers refuse it)
+  var FILE_MAX = 8 * 1024 * 1024;   // a larger file is not read at all (the engine takes 2 MB)
+  var STORE_KEY = "flamer-calculator-stats";
+  var STAT_KO = {lv: "레벨", hp: "체력", atk: "공격력", cost: "비용"};
+  var STAT_ALIAS = {lv: "lv", "레벨": "lv", hp: "hp", "체력": "hp", atk: "atk", "공격": "atk", "공격력": "atk",
+                    cost: "cost", "비용": "cost"};
+  var PHASE_KO = {download: "엔진 내려받는 중", start: "파이썬 시작하는 중", unpack: "규칙 데이터 푸는 중",
+                  "import": "판정 코드 불러오는 중"};
+
+  function $(id) { return document.getElementById(id); }
+  var el = {
+    status: $("engine-status"), statusText: $("engine-text"), progress: $("engine-progress"), help: $("engine-help"),
+    tabFight: $("tab-fight"), tabScenario: $("tab-scenario"), fight: $("fight-panel"), scenario: $("scenario-panel"),
+    q: $("calc-q"), rows: {r: $("calc-r"), b: $("calc-b")}, boxes: {r: $("calc-r-box"), b: $("calc-b-box")}, cell: $("calc-cell"), asOf: $("calc-asof"),
+    stats: $("calc-stats"), statRows: $("calc-stat-rows"),
+    y: $("calc-y"), file: $("calc-file"), fileName: $("calc-file-name"), undo: $("calc-undo"),
+    answer: $("calc-answer"), copy: $("calc-copy"), linkStatus: $("calc-link-status"), state: $("calc-state"), notices: $("calc-notices"),
+    verdict: $("calc-verdict"), error: $("calc-error"), mine: $("calc-mine"),
+    frameBox: $("calc-frame-box"), frame: $("calc-frame"), frameNote: $("calc-frame-note"),
+    json: $("calc-json"), jsonOut: $("calc-json-out"), jsonNote: $("calc-json-note")
+  };
+  if (!el.q || !el.frame) return;
+
+  var TEMPLATES = {};
+  try { TEMPLATES = JSON.parse($("calc-templates").textContent); } catch (e) { TEMPLATES = {}; }
+
+  var mode = "fight";
+  var statRows = [];          // {key, card, label, stat, node, input}: values the player gives for 미상 stats
+  var rawStats = [];          // stat= values of a link the page cannot read: passed on as they are (the
+                              // engine says what is wrong) until the player edits something
+  var seq = 0;                // the number of the latest computation: an older answer is dropped
+  var timer = null;
+  var engine = {state: "loading", ready: false, pending: false};
+  var shown = null;           // the job whose answer the page shows (for the JSON toggle)
+  var jsonCache = {};         // job key → the --json answer
+  var jsonKeys = [];
+  var writtenHash = null;     // the hash this page wrote last (a hashchange to another one is a new link)
+  var siteAsOf = null;        // the date a site built with --as-of stands at (FlamerEngine.asOf): the default
+
+  // ------------------------------------------------------------------ helpers ----
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function text(tag, value, cls) {
+    var n = document.createElement(tag);
+    if (cls) n.className = cls;
+    n.textContent = value;
+    return n;
+  }
+  function show(node, on) { node.hidden = !on; }
+  // where the answer stands (idle, waiting for the engine, busy, done, error, ask for stats), for
+  // the page's look and for tests: data-hash is the link of the input the answer is for
+  function answerState(state, job) {
+    el.answer.setAttribute("data-state", state);
+    el.answer.setAttribute("data-hash", writtenHash || "");
+    if (job) el.answer.setAttribute("data-key", job.key); else el.answer.removeAttribute("data-key");
+  }
+  // the link's percent-encoding: encodeURIComponent, and ! ' ( ) * too (Python's quote(v, safe=""))
+  function enc(v) {
+    return encodeURIComponent(v).replace(/[!'()*]/g, function (c) {
+      return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+    });
+  }
+  function dec(v) {
+    try { return decodeURIComponent(v); } catch (e) { return null; }
+  }
+  function storeGet() {
+    try { return JSON.parse(window.localStorage.getItem(STORE_KEY) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function storeSet(key, value) {
+    try {
+      var all = storeGet();
+      if (value === null) delete all[key]; else all[key] = value;
+      window.localStorage.setItem(STORE_KEY, JSON.stringify(all));
+    } catch (e) { /* storage off (private mode): the value lives in the page and the link only */ }
+  }
+  function mb(n) { return (n / 1048576).toFixed(1); }
+
+  // -------------------------------------------------------------- the inputs ----
+  function addRow(kind, value, focus) {
+    var li = document.createElement("li");
+    li.className = "calc-row";
+    var input = document.createElement("input");
+    input.type = "text";
+    input.className = "calc-decl";
+    input.autocomplete = "off";
+    input.spellcheck = false;
+    input.setAttribute("autocapitalize", "off");
+    input.setAttribute("aria-label", kind === "r" ? "대응턴 선언" : "(전투) 선언");
+    input.placeholder = kind === "r" ? "수비자 재부팅 행성굴착기" : "공격자 피의장막";
+    input.value = value || "";
+    input.addEventListener("input", edited);
+    var del = document.createElement("button");
+    del.type = "button";
+    del.className = "calc-del";
+    del.textContent = "×";
+    del.setAttribute("aria-label", "이 선언 지우기");
+    del.addEventListener("click", function () {
+      li.parentNode.removeChild(li);
+      show(el.boxes[kind], el.rows[kind].children.length > 0);
+      edited();
+    });
+    li.appendChild(input);
+    li.appendChild(del);
+    el.rows[kind].appendChild(li);
+    show(el.boxes[kind], true);
+    if (focus) input.focus();
+    return input;
+  }
+  function rowValues(kind) {
+    var out = [];
+    el.rows[kind].querySelectorAll("input").forEach(function (i) { if (i.value.trim()) out.push(i.value); });
+    return out;
+  }
+  function setRows(kind, values) {
+    clear(el.rows[kind]);
+    values.forEach(function (v) { addRow(kind, v); });
+    show(el.boxes[kind], values.length > 0);
+  }
+
+  // The stats the player gave, for the pieces of cards the line names (a row for a card no longer in
+  // the line stays on the page, unused, and comes back when the card does)
+  // a name counts as written only as a whole word: 개미 is not in 개미굴, so a value remembered for
+  // one card never travels as a --stat to a fight without it
+  function named(name, words) {
+    if (!name) return false;
+    var from = 0, at;
+    while ((at = words.indexOf(name, from)) >= 0) {
+      var before = at > 0 ? words.charAt(at - 1) : "", after = words.charAt(at + name.length);
+      if (!/[가-힣A-Za-z]/.test(before) && !/[가-힣A-Za-z]/.test(after)) return true;
+      from = at + 1;
+    }
+    return false;
+  }
+  function mentioned(row, words) {
+    return named(row.card, words) || named(row.label, words);
+  }
+  function statValue(row) {
+    var v = row.input.value.trim();
+    return /^-?\d+$/.test(v) ? String(parseInt(v, 10)) : null;
+  }
+  function activeStats(words) {
+    var out = [];
+    statRows.forEach(function (row) {
+      var on = mentioned(row, words);
+      row.node.hidden = !on;
+      var v = statValue(row);
+      row.node.classList.toggle("filled", v !== null);
+      // the stat as the link named it (체력, hp …), so that a link comes back unchanged
+      if (on && v !== null) out.push({row: row, spec: (row.card || row.label) + " " + (row.word || row.stat) + " " + v, value: v});
+    });
+    show(el.stats, statRows.some(function (r) { return !r.node.hidden; }));
+    return out;
+  }
+  function addStatRow(card, label, stat, value) {
+    var key = (card || label) + "|" + stat;
+    for (var i = 0; i < statRows.length; i++) if (statRows[i].key === key) return statRows[i];
+    var li = document.createElement("li");
+    li.className = "calc-stat";
+    li.setAttribute("data-card", card || label);
+    li.setAttribute("data-stat", stat);
+    var id = "calc-stat-" + statRows.length;
+    var lab = document.createElement("label");
+    lab.htmlFor = id;
+    lab.appendChild(text("span", card || label, "calc-stat-card"));
+    lab.appendChild(text("span", STAT_KO[stat] || stat, "calc-stat-name"));
+    if (card && label && label !== card) lab.appendChild(text("span", "(‘" + label + "’)", "calc-hint"));
+    var input = document.createElement("input");
+    input.type = "number";
+    input.id = id;
+    input.className = "calc-stat-value";
+    input.setAttribute("inputmode", "numeric");
+    input.step = "1";
+    input.value = value == null ? "" : String(value);
+    var tag = text("span", "내가 넣은 값", "badge mine");
+    var row = {key: key, card: card, label: label, stat: stat, node: li, input: input};
+    input.addEventListener("input", function () {
+      var v = statValue(row);
+      if (v !== null) storeSet(key, v);
+      else if (!input.value.trim()) storeSet(key, null);
+      edited();
+    });
+    li.appendChild(lab);
+    li.appendChild(input);
+    li.appendChild(tag);
+    el.statRows.appendChild(li);
+    statRows.push(row);
+    return row;
+  }
+  // "개미 hp 2", "잠식된 석산 체력 3": the card is what comes before the last two words
+  function parseStatSpec(spec) {
+    var m = /^\s*(.+?)\s+(\S+)\s+(-?\d+)\s*$/.exec(spec);
+    if (!m) return null;
+    var stat = STAT_ALIAS[m[2].toLowerCase()] || STAT_ALIAS[m[2]];
+    return stat ? {card: m[1], stat: stat, word: m[2], value: m[3]} : null;
+  }
+
+  function fightInput() {
+    return {q: el.q.value, r: rowValues("r"), b: rowValues("b"),
+            cell: el.cell.value.trim() || DEFAULT_CELL, asOf: el.asOf.value.trim()};
+  }
+
+  // What to compute now: {kind, argv (without --format / --json), stdin, key, stats}, or null
+  function currentJob() {
+    if (mode === "scenario") {
+      var y = el.y.value;
+      if (!y.trim()) return null;
+      return {kind: "scenario", argv: ["simulate", "-"], stdin: y, key: "y\u0000" + y, stats: []};
+    }
+    var f = fightInput();
+    var words = [f.q].concat(f.r, f.b).join("\n");
+    var stats = activeStats(words);
+    if (!f.q.trim()) return null;
+    var opts = [];
+    f.r.forEach(function (v) { opts.push("-r", v); });
+    f.b.forEach(function (v) { opts.push("-b", v); });
+    if (f.cell !== DEFAULT_CELL) opts.push("--cell", f.cell);
+    stats.forEach(function (s) { opts.push("--stat", s.spec); });
+    rawStats.forEach(function (spec) { opts.push("--stat", spec); });
+    if (f.asOf || siteAsOf) opts.push("--as-of", f.asOf || siteAsOf);
+    // a line that starts with '-' would be read as an option: after '--' it is the line
+    var argv = f.q.charAt(0) === "-" ? ["fight"].concat(opts, ["--", f.q]) : ["fight", f.q].concat(opts);
+    return {kind: "fight", argv: argv, stdin: undefined, key: JSON.stringify(argv), stats: stats};
+  }
+
+  // ----------------------------------------------------------------- the link ----
+  function hashOf() {
+    if (mode === "scenario") {
+      var y = el.y.value;
+      if (!y.trim()) return "";
+      var h = "y=" + enc(y);
+      return h.length > HASH_MAX ? null : h;
+    }
+    var f = fightInput();
+    var parts = [];
+    if (f.q) parts.push("q=" + enc(f.q));
+    f.r.forEach(function (v) { parts.push("r=" + enc(v)); });
+    f.b.forEach(function (v) { parts.push("b=" + enc(v)); });
+    if (f.cell !== DEFAULT_CELL) parts.push("cell=" + enc(f.cell));
+    activeStats([f.q].concat(f.r, f.b).join("\n")).forEach(function (s) { parts.push("stat=" + enc(s.spec)); });
+    rawStats.forEach(function (spec) { parts.push("stat=" + enc(spec)); });
+    if (f.asOf) parts.push("as_of=" + enc(f.asOf));
+    return parts.join("&");
+  }
+  function writeHash() {
+    var h = hashOf();
+    el.linkStatus.textContent = h === null ? "시나리오가 길어 링크에 담지 않았습니다. 파일로 나눠 주세요." : "";
+    if (h === null) h = "";
+    writtenHash = h;
+    try {
+      history.replaceState(null, "", h ? "#" + h : window.location.pathname + window.location.search);
+    } catch (e) { /* some browsers refuse it for file:// */ }
+  }
+  function readHash() {
+    var raw = window.location.hash.replace(/^#/, "");
+    if (!raw) return null;
+    var out = {q: null, r: [], b: [], cell: null, stat: [], as_of: null, y: null};
+    raw.split("&").forEach(function (pair) {
+      var i = pair.indexOf("=");
+      if (i < 0) return;
+      var k = pair.slice(0, i), v = dec(pair.slice(i + 1));
+      if (v === null) return;
+      if (k === "r" || k === "b" || k === "stat") out[k].push(v);
+      else if (k in out && out[k] === null) out[k] = v;
+    });
+    return out;
+  }
+  function fillFrom(link) {
+    if (link.y !== null) {
+      setMode("scenario");
+      el.y.value = link.y;
+      return true;
+    }
+    if (link.q === null) return false;
+    setMode("fight");
+    // a link is the whole input: the stats it gives and no others
+    statRows.forEach(function (row) { row.node.parentNode.removeChild(row.node); });
+    statRows = [];
+    rawStats = [];
+    el.q.value = link.q;
+    setRows("r", link.r);
+    setRows("b", link.b);
+    el.cell.value = link.cell || DEFAULT_CELL;
+    el.asOf.value = link.as_of || "";
+    link.stat.forEach(function (spec) {
+      var s = parseStatSpec(spec);
+      if (!s) { rawStats.push(spec); return; }
+      var row = addStatRow(s.card, s.card, s.stat, s.value);
+      row.word = s.word;
+      row.input.value = s.value;   // the link's value wins over one remembered on this device
+    });
+    return true;
+  }
+
+  // ------------------------------------------------------------------- engine ----
+  function setEngine(state, message, help) {
+    engine.state = state;
+    el.status.setAttribute("data-state", state);
+    el.statusText.textContent = message;
+    show(el.progress, state === "loading");
+    el.help.textContent = help || "";
+    show(el.help, !!help);
+  }
+  function onProgress(p) {
+    if (!p || engine.ready) return;
+    var phase = PHASE_KO[p.phase] || "준비하는 중";
+    var amount = "";
+    if (p.total > 0) {
+      el.progress.max = p.total;
+      el.progress.value = Math.min(p.loaded || 0, p.total);
+      amount = p.phase === "download" ? " (" + mb(p.loaded || 0) + " / " + mb(p.total) + " MB)"
+                                      : " (" + Math.round(100 * (p.loaded || 0) / p.total) + "%)";
+    } else {
+      el.progress.removeAttribute("value");
+    }
+    el.statusText.textContent = "판정기 준비 중… " + phase + amount;
+  }
+  var SERVE_HELP = "사이트를 웹 서버로 열어 주세요: flamer site 폴더 --serve 로 열거나, 폴더를 아무 정적 호스팅에 " +
+                   "올리거나, 폴더에서 python3 -m http.server 를 실행하고 http://localhost:8000/판정기.html 을 엽니다. " +
+                   "규칙 읽기와 검색은 지금 이대로도 됩니다.";
+  function loadEngineScript() {
+    return new Promise(function (resolve, reject) {
+      if (window.FlamerEngine) { resolve(window.FlamerEngine); return; }
+      var s = document.createElement("script");
+      s.src = "assets/engine.js";
+      s.onload = function () { if (window.FlamerEngine) resolve(window.FlamerEngine); else reject(new Error("absent")); };
+      s.onerror = function () { reject(new Error("absent")); };
+      document.head.appendChild(s);
+    });
+  }
+  function startEngine() {
+    if (window.location.protocol === "file:") {
+      setEngine("unavailable", "파일로 연 페이지(file://)에서는 브라우저가 판정기 엔진을 막아 판정할 수 없습니다.", SERVE_HELP);
+      stateLine();
+      answerState("unavailable", null);
+      return;
+    }
+    loadEngineScript().then(function (E) {
+      if (E.asOf) {
+        siteAsOf = String(E.asOf);
+        el.asOf.placeholder = siteAsOf;
+      }
+      return E.start(onProgress);
+    }, function () {
+      setEngine("unavailable", "이 사이트는 판정기 엔진 없이 만들어졌습니다(assets/engine.js가 없음).",
+                "flamer site 폴더 --pyodide pyodide-" + (el.status.getAttribute("data-pyodide") || "버전") +
+                ".tgz 로(또는 네트워크에 연결해) 다시 만들면 엔진이 함께 " +
+                "들어갑니다. 그동안은 명령줄의 flamer fight, flamer simulate로 같은 판정을 봅니다.");
+      stateLine();
+      answerState("unavailable", null);
+      throw null;
+    }).then(function () {
+      engine.ready = true;
+      setEngine("ready", "판정기 준비됨 — 이 기기 안에서 판정합니다.");
+      compute();
+    }, function (err) {
+      if (err === null) return;
+      var msg = err && err.message ? err.message : String(err);
+      setEngine("failed", "판정기 엔진을 시작하지 못했습니다: " + msg,
+                "페이지를 새로 고쳐 보세요. 계속되면 " + SERVE_HELP);
+      stateLine();
+      answerState("unavailable", null);
+    });
+  }
+  function run(argv, stdin) {
+    return window.FlamerEngine.run(argv, stdin);
+  }
+
+  // ------------------------------------------------------------------ answers ----
+  function stateLine(message) {
+    if (message === undefined) {
+      if (engine.state === "unavailable" || engine.state === "failed") message = "판정기 엔진이 없어 판정하지 못합니다 (위 안내를 보세요).";
+      else if (!engine.ready) message = "판정기가 준비되면 바로 판정합니다.";
+      else message = "";
+    }
+    el.state.textContent = message;
+    show(el.state, !!message);
+  }
+  function showNothing() {
+    show(el.verdict, false); show(el.error, false); show(el.frameBox, false); show(el.notices, false); show(el.mine, false);
+    el.jsonOut.textContent = "";
+    shown = null;
+    el.verdict.removeAttribute("data-key");
+  }
+  function showNotices(stderr) {
+    clear(el.notices);
+    var lines = (stderr || "").replace(/\s+$/, "").split("\n").filter(function (l) { return l.trim(); });
+    lines.forEach(function (l) { el.notices.appendChild(text("p", l)); });
+    show(el.notices, lines.length > 0);
+  }
+  function showMine(job) {
+    clear(el.mine);
+    if (!job.stats.length) { show(el.mine, false); return; }
+    el.mine.appendChild(text("span", "내가 넣은 값", "badge mine"));
+    el.mine.appendChild(document.createTextNode(" " + job.stats.map(function (s) {
+      return (s.row.card || s.row.label) + " " + (STAT_KO[s.row.stat] || s.row.stat) + " " + s.value;
+    }).join(" · ") + " — 카드 데이터가 아니라 이 기기에서 넣은 값으로 판정했습니다."));
+    show(el.mine, true);
+  }
+  function showPage(job, res) {
+    shown = job;
+    show(el.error, false);
+    el.error.removeAttribute("data-code");
+    showNotices(res.stderr);
+    showMine(job);
+    el.frameNote.textContent = job.kind === "fight" ? "풀이 — flamer fight --format html과 같은 페이지"
+                                                    : "풀이 — flamer simulate --format html과 같은 페이지";
+    show(el.frameBox, true);
+    el.frame.setAttribute("data-key", job.key);
+    el.frame.srcdoc = res.stdout;   // sandboxed: the engine's autoescaped page, no scripts
+  }
+  function showError(job, res, code) {
+    shown = job;
+    show(el.frameBox, false); show(el.verdict, false); show(el.notices, false);
+    el.verdict.removeAttribute("data-key");
+    showMine(job);
+    el.error.textContent = (res.stderr || res.stdout || "").replace(/\s+$/, "");
+    el.error.setAttribute("data-code", code || "error");
+    el.error.setAttribute("data-key", job.key);
+    show(el.error, true);
+  }
+  // the frame loaded: its verdict, as text, above it; the frame as tall as its page
+  function framed() {
+    var doc = el.frame.contentDocument;
+    if (!doc || !doc.body) return;
+    clear(el.verdict);
+    var v = doc.querySelector(".verdict");
+    if (v) {
+      var items = v.querySelectorAll("p, li");
+      (items.length ? Array.prototype.slice.call(items) : [v]).forEach(function (n) {
+        el.verdict.appendChild(text("p", n.textContent.trim()));
+      });
+    }
+    el.verdict.setAttribute("data-key", el.frame.getAttribute("data-key") || "");
+    el.verdict.classList.remove("stale");
+    show(el.verdict, !!v);
+    fit();
+  }
+  function fit() {
+    var doc = el.frame.contentDocument;
+    if (!doc || !doc.body || el.frameBox.hidden) return;
+    var main = doc.querySelector("main") || doc.body;
+    var bottom = 0;
+    Array.prototype.forEach.call(main.children, function (c) {
+      var r = c.getBoundingClientRect();
+      var mb2 = parseFloat(doc.defaultView.getComputedStyle(c).marginBottom) || 0;
+      bottom = Math.max(bottom, r.bottom + mb2);
+    });
+    var cs = doc.defaultView.getComputedStyle(main);
+    var h = bottom + (parseFloat(cs.paddingBottom) || 0) + (parseFloat(cs.borderBottomWidth) || 0) +
+            (doc.defaultView.pageYOffset || 0) + 2;
+    el.frame.style.height = Math.ceil(h) + "px";
+  }
+
+  function rememberJson(job, res) {
+    jsonCache[job.key] = res;
+    jsonKeys.push(job.key);
+    if (jsonKeys.length > 20) delete jsonCache[jsonKeys.shift()];
+  }
+  function showJson(job, res) {
+    el.jsonOut.textContent = res.stdout ? res.stdout.replace(/\s+$/, "") : (res.stderr || "").replace(/\s+$/, "");
+    el.jsonOut.setAttribute("data-key", job.key);
+    el.jsonOut.setAttribute("data-code", String(res.code));
+  }
+  function loadJson(my) {
+    var job = shown;
+    if (!job || !el.json.open || el.jsonOut.getAttribute("data-key") === job.key) return;
+    if (jsonCache[job.key]) { showJson(job, jsonCache[job.key]); return; }
+    el.jsonOut.textContent = "JSON 계산 중…";
+    el.jsonOut.removeAttribute("data-key");
+    run(job.argv.concat(["--json"]), job.stdin).then(function (res) {
+      rememberJson(job, res);
+      if (my === seq && shown === job) showJson(job, res);
+    }, function () { /* the computation itself reports a broken engine */ });
+  }
+
+  // The 미상 stats a fight needs: a row for each (card, stat), filled from this device's memory; true
+  // when a value the last run lacked is there now (then the fight is computed again at once)
+  function askStats(missing, job) {
+    var saved = storeGet(), gained = false;
+    var passed = {};
+    job.stats.forEach(function (s) { passed[s.row.key] = true; });
+    missing.forEach(function (m) {
+      if (!m || !m.stat) return;
+      var before = statRows.length;
+      var row = addStatRow(m.card || null, m.label || m.card || "", m.stat, null);
+      if (statRows.length > before && saved[row.key] != null) row.input.value = saved[row.key];
+      if (statValue(row) !== null && !passed[row.key]) gained = true;
+    });
+    var f = fightInput();
+    activeStats([f.q].concat(f.r, f.b).join("\n"));
+    if (!gained) {
+      var first = statRows.filter(function (r) { return !r.node.hidden && statValue(r) === null; })[0];
+      if (first && document.activeElement === document.body) first.input.focus({preventScroll: true});
+    }
+    return gained;
+  }
+
+  function compute() {
+    clearTimeout(timer);
+    var my = ++seq;
+    var job = currentJob();
+    writeHash();
+    if (!job) {
+      showNothing();
+      stateLine(mode === "fight" ? "전투를 적으면 판정합니다." : "시나리오를 붙여 넣거나 파일을 열면 판정합니다.");
+      answerState("idle", null);
+      return;
+    }
+    if (!engine.ready) { stateLine(); answerState(engine.state === "loading" ? "waiting" : "unavailable", job); return; }
+    stateLine("판정 중…");
+    answerState("busy", job);
+    el.verdict.classList.add("stale");
+    run(job.argv.concat(["--format", "html"]), job.stdin).then(function (res) {
+      if (my !== seq) return null;
+      if (res.code === 0) {
+        stateLine("");
+        showPage(job, res);   // the verdict box stays dimmed until the frame has loaded (framed)
+        answerState("done", job);
+        loadJson(my);
+        return null;
+      }
+      // a failure: its code (and the stats it lacks) from the --json answer
+      return run(job.argv.concat(["--json"]), job.stdin).then(function (js) {
+        if (my !== seq) return;
+        rememberJson(job, js);
+        var obj = null;
+        try { obj = JSON.parse(js.stdout); } catch (e) { obj = null; }
+        var err = obj && obj.error ? obj.error : null;
+        if (err && err.code === "missing-stats" && Array.isArray(err.missing) && askStats(err.missing, job)) {
+          compute();
+          return;
+        }
+        stateLine("");
+        el.verdict.classList.remove("stale");
+        showError(job, res, err && err.code);
+        answerState(err && err.code === "missing-stats" && statRows.some(function (r) { return !r.node.hidden; })
+                    ? "ask" : "error", job);
+        if (el.json.open) showJson(job, js);
+      });
+    }).catch(function (e) {
+      if (my !== seq) return;
+      stateLine("");
+      showError(job, {stderr: "판정기 엔진이 답하지 못했습니다: " + (e && e.message ? e.message : String(e)) +
+                              "\n페이지를 새로 고쳐 보세요."}, "engine");
+      answerState("error", job);
+    });
+  }
+  function edited() {
+    rawStats = [];
+    writeHash();
+    clearTimeout(timer);
+    timer = setTimeout(compute, DEBOUNCE_MS);
+  }
+
+  // -------------------------------------------------------------------- modes ----
+  function setMode(m) {
+    mode = m;
+    el.tabFight.setAttribute("aria-selected", String(m === "fight"));
+    el.tabScenario.setAttribute("aria-selected", String(m === "scenario"));
+    show(el.fight, m === "fight");
+    show(el.scenario, m === "scenario");
+    el.jsonNote.textContent = m === "fight" ? "(flamer fight --json과 같은 출력)" : "(flamer simulate --json과 같은 출력)";
+  }
+
+  // ------------------------------------------------------------------- wiring ----
+  el.tabFight.addEventListener("click", function () { setMode("fight"); compute(); });
+  el.tabScenario.addEventListener("click", function () { setMode("scenario"); compute(); });
+  [el.q, el.cell, el.asOf, el.y].forEach(function (i) { i.addEventListener("input", edited); });
+  el.q.addEventListener("keydown", function (ev) { if (ev.key === "Enter") { ev.preventDefault(); compute(); } });
+  document.querySelectorAll("[data-add]").forEach(function (b) {
+    b.addEventListener("click", function () { addRow(b.getAttribute("data-add"), "", true); });
+  });
+  document.querySelectorAll("[data-example]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var rs = [];
+      for (var i = 0; b.hasAttribute("data-r" + i); i++) rs.push(b.getAttribute("data-r" + i));
+      setMode("fight");
+      el.q.value = b.getAttribute("data-q");
+      setRows("r", rs);
+      setRows("b", []);
+      el.cell.value = DEFAULT_CELL;
+      compute();
+    });
+  });
+  var undoText = null;
+  document.querySelectorAll("[data-template]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var t = TEMPLATES[b.getAttribute("data-template")];
+      if (typeof t !== "string") return;
+      undoText = el.y.value.trim() && el.y.value !== t ? el.y.value : null;
+      show(el.undo, undoText !== null);
+      el.y.value = t;
+      compute();
+    });
+  });
+  el.undo.addEventListener("click", function () {
+    if (undoText === null) return;
+    el.y.value = undoText;
+    undoText = null;
+    show(el.undo, false);
+    compute();
+  });
+  el.file.addEventListener("change", function () {
+    var f = el.file.files && el.file.files[0];
+    if (!f) return;
+    el.fileName.textContent = f.name;
+    if (f.size > FILE_MAX) {
+      showError({kind: "scenario", key: "file", stats: []},
+                {stderr: f.name + ": 파일이 너무 큽니다 (" + mb(f.size) + " MB). 시나리오 파일은 2 MB까지 받습니다."}, "file");
+      return;
+    }
+    var reader = new FileReader();
+    reader.onload = function () {
+      var t;
+      try { t = new TextDecoder("utf-8", {fatal: true}).decode(reader.result); } catch (e) {
+        showError({kind: "scenario", key: "file", stats: []},
+                  {stderr: f.name + ": UTF-8 글자로 읽을 수 없는 파일입니다. 시나리오는 UTF-8 텍스트(YAML)여야 합니다."}, "file");
+        return;
+      }
+      setMode("scenario");
+      el.y.value = t.replace(/^\ufeff/, "");
+      compute();
+    };
+    reader.readAsArrayBuffer(f);
+  });
+  el.json.addEventListener("toggle", function () { loadJson(seq); });
+  el.copy.addEventListener("click", function () {
+    writeHash();
+    if (hashOf() === null) {   // too long for a link: the message writeHash left stands
+      el.linkStatus.textContent = "시나리오가 길어 링크로 보낼 수 없습니다. 파일로 보내 주세요.";
+      return;
+    }
+    var url = window.location.href;
+    function done(ok) {
+      el.linkStatus.textContent = ok ? "링크를 복사했습니다. 채팅에 붙여 넣으면 같은 판정이 열립니다."
+                                     : "복사하지 못했습니다. 주소창의 주소를 복사하세요.";
+    }
+    function fallback() {
+      var t = document.createElement("textarea");
+      t.value = url;
+      t.setAttribute("readonly", "");
+      t.className = "calc-offscreen";
+      document.body.appendChild(t);
+      t.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      document.body.removeChild(t);
+      done(ok);
+    }
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).then(function () { done(true); }, fallback);
+    else fallback();
+  });
+  el.frame.addEventListener("load", framed);
+  var resizeTimer = null;
+  window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(fit, 100); });
+  window.addEventListener("hashchange", function () {
+    if (window.location.hash.replace(/^#/, "") === writtenHash) return;
+    var link = readHash();
+    if (link && fillFrom(link)) compute();
+  });
+
+  // ------------------------------------------------------------------- start ----
+  setMode("fight");
+  var link = readHash();
+  if (link) fillFrom(link);
+  stateLine();
+  compute();
+  startEngine();
+})();

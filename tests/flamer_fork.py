@@ -1,0 +1,155 @@
+"""`flamer` as a real process, without paying for a fresh interpreter each time.
+
+A warm interpreter (started once per test process, with flamer_ref and its libraries imported, no data
+loaded) forks one child per call; the child takes the call's environment, working folder and standard
+streams (real files: fd 0, 1, 2) and runs `cli.main()` as the console script and `python -m flamer_ref`
+do (terminal setup, os._exit with the exit code). So a call has a process of its own — exit code, stdout
+and stderr apart, its own memo and cache reads — and what it saves is the interpreter's start and the
+imports (most of a short command's time).
+
+What a fork cannot give, a real `python -m flamer_ref` still does (run() falls back to it): another
+locale or stream encoding (LANG, LC_*, PYTHONIOENCODING, PYTHONUTF8 other than this process's), another
+PYTHONPATH, and any caller that needs a pipe, a terminal or a signal (those tests call subprocess
+themselves).
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SERVER = r"""
+import json, os, sys
+req_fd, resp_fd = os.dup(0), os.dup(1)
+# warm: what the commands import (no data is read here: each child reads its data and caches itself)
+from flamer_ref import cli, checks, lookup, oneliner, render, runner, search, searchindex, similar  # noqa: F401
+from flamer_ref.engine import api  # noqa: F401
+import jinja2, rapidfuzz, yaml  # noqa: F401
+buf = b""
+os.write(resp_fd, b"ready\n")
+while True:
+    while b"\n" not in buf:
+        chunk = os.read(req_fd, 65536)
+        if not chunk:
+            os._exit(0)
+        buf += chunk
+    line, buf = buf.split(b"\n", 1)
+    req = json.loads(line)
+    sys.stdout.flush(); sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(req_fd); os.close(resp_fd)
+            os.environ.clear(); os.environ.update(req["env"])
+            os.chdir(req["cwd"])
+            for n, (p, flags) in enumerate(zip(req["paths"], (os.O_RDONLY, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                                                               os.O_WRONLY | os.O_CREAT | os.O_TRUNC))):
+                fd = os.open(p, flags, 0o600)
+                os.dup2(fd, n)
+                os.close(fd)
+            sys.argv = [os.path.join(os.path.dirname(cli.__file__), "__main__.py"), *req["argv"]]
+            cli.main()
+        finally:
+            os._exit(99)
+    os.write(resp_fd, (json.dumps({"pid": pid}) + "\n").encode())
+    _, status = os.waitpid(pid, 0)
+    os.write(resp_fd, (json.dumps({"code": os.waitstatus_to_exitcode(status)}) + "\n").encode())
+"""
+
+#: environment variables fixed when an interpreter starts (stream encodings, the import path): a call that
+#: sets them otherwise than this process runs a fresh interpreter
+STARTUP_VARS = ("LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONPATH",
+                "PYTHONHASHSEED", "PYTHONWARNINGS", "PYTHONDONTWRITEBYTECODE", "PYTHONSAFEPATH")
+
+
+class _Server:
+    def __init__(self):
+        self.proc = None
+        self.buf = b""
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     cwd=ROOT, env=dict(os.environ))
+        assert self._line(120) == b"ready"
+        atexit.register(self.stop)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.stdin.close()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    def _line(self, timeout: float | None) -> bytes | None:
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buf:
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise RuntimeError("the flamer fork server ended")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line
+
+    def call(self, argv, env, cwd, paths, timeout) -> int | None:
+        if self.proc is None or self.proc.poll() is not None:
+            self.start()
+        req = {"argv": list(argv), "env": env, "cwd": str(cwd), "paths": paths}
+        self.proc.stdin.write((json.dumps(req) + "\n").encode())
+        self.proc.stdin.flush()
+        pid = json.loads(self._line(60))["pid"]
+        line = self._line(timeout)
+        if line is None:  # the hang guard: the child is stopped, as subprocess.run's timeout does
+            os.kill(pid, signal.SIGKILL)
+            self._line(60)
+            return None
+        return json.loads(line)["code"]
+
+
+_SERVER = _Server()
+_STARTED_ENV = dict(os.environ)
+
+
+def _forkable(env: dict) -> bool:
+    return sys.platform != "win32" and all(env.get(k) == _STARTED_ENV.get(k) for k in STARTUP_VARS)
+
+
+def run(*args, env: dict | None = None, input: str | bytes | None = None, cwd=None, timeout: float | None = 120,
+        text: bool = True, encoding: str = "utf-8") -> subprocess.CompletedProcess:
+    """`python -m flamer_ref ARGS` with its output captured, as subprocess.run(..., capture_output=True)
+    returns it (stdout and stderr as text unless text=False; subprocess.TimeoutExpired past `timeout`)."""
+    env = dict(os.environ if env is None else env)
+    cwd = Path(cwd) if cwd is not None else Path.cwd()
+    argv = [sys.executable, "-m", "flamer_ref", *args]
+    if not _forkable(env):
+        return subprocess.run(argv, capture_output=True, text=text, encoding=encoding if text else None, env=env,
+                              cwd=cwd, input=input, timeout=timeout)
+    folder = tempfile.mkdtemp(prefix="flamer-fork-")
+    try:
+        paths = [os.path.join(folder, n) for n in ("in", "out", "err")]
+        data = input.encode(encoding) if isinstance(input, str) else (input or b"")
+        Path(paths[0]).write_bytes(data)
+        code = _SERVER.call(args, env, cwd, paths, timeout)
+        if code is None:
+            raise subprocess.TimeoutExpired(argv, timeout)
+        out, err = Path(paths[1]).read_bytes(), Path(paths[2]).read_bytes()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if text:
+        # as subprocess.run(text=True) reads a pipe: universal newlines
+        out = out.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+        err = err.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+    return subprocess.CompletedProcess(argv, code, out, err)

@@ -1,0 +1,659 @@
+"""The calculator page of the site (판정기.html, issue 16) in a real browser: headless Chromium (the
+DevTools pipe of tests/test_browser.py) on the built site served from 127.0.0.1, the engine running
+in the page (Pyodide, assets/engine.js). One build, one browser, one page session: the cases are
+links (the interface's `#q=…&r=…` format, built here in Python) opened one after another in the
+same page, each answer compared with the real CLI's (`python -m flamer_ref fight … --format html`
+and `--json`, `simulate - …`: one process per case, forked from a warm interpreter):
+
+- the verdict above the frame is the `.verdict` of the CLI's --format html page, line for line; the
+  frame's srcdoc is that page, byte for byte; the JSON toggle shows the CLI's --json stdout exactly;
+- a failure shows the CLI's stderr exactly, styled as an error;
+- the page rewrites the link as the player types, and the link opens the same answer;
+- missing stats are asked inline, remembered, marked as the player's own, and go into the link;
+- nothing typed becomes markup in the page; nothing scrolls sideways at 390 px;
+- opened from file:// or without the engine, the page says so in Korean.
+
+Skipped, saying why, without Chromium or when the site could not get Pyodide."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from test_browser import CHROMIUM, DESKTOP, OVERFLOW_JS, PHONE, Chromium, png_size
+
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"),
+              pytest.mark.xdist_group("engine-site")]  # with test_site_engine.py: one build, one browser (conftest.py)
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = "%ED%8C%90%EC%A0%95%EA%B8%B0.html"  # 판정기.html, percent-encoded as in a printed link
+README_LINES = [  # README: the first command and the examples under "전투 판정을 한 줄로" (without --compare)
+    ("거신 vs 별마대, 행성굴착기(정착)", [], []),
+    ("수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)", [], []),
+    ("수문장(lv6), 별마대, 장인 vs 거신, 행성굴착기(정착), 증폭기(정착)", ["수비자 재부팅 행성굴착기"], []),
+    ("거신, 장인 vs 개미(정착 lv1 hp2 atk1)", ["수비자 진내폭격 비용 개미"], []),
+]
+# (line, -r declarations, -b declarations, options: cell, as_of)
+MORE_FIGHTS = [
+    ("거신, 장인 vs 개미(정착 lv1 hp2 atk1)", ["수비자 진내폭격 비용 개미"], [], {"as_of": "2026-09-23"}),
+    ("수문장 vs 행성굴착기(정착), 증폭기(정착)", [], [], {}),
+    ("장인(정착) vs 행성굴착기(정착)", [], [], {}),
+    ("가(lv3 hp3 atk1) vs 나(lv3 hp3 atk1)", [], [], {}),
+    ("DGM: 수문장 ×3 vs BGM: 거신", [], [], {}),
+    ("별마대 vs 거신, 폭약(정착 lv1 hp1 구조물)", ["수비자 폭약 폭발"], [], {}),
+    ("별마대, 장인 vs 거신 2기", [], [], {"cell": "2,4"}),
+    ("수문장 vs 행성굴착기(정착)", ["수비자 재부팅 행성굴착기"], [], {"as_of": "9/20"}),
+    ("거신 vs 수문장", [], ["공격자 피의장막"], {}),
+    ("거신, 장인 vs 개미(정착 lv1 hp1 atk1), 수문장(정착)", ["수비자 기폭 비용 개미"], [], {}),
+    ("거신 vs 별마대, 행성굴착기(정착)", ["수비자 재부팅 행성굴착기"], [], {}),
+    ("수문쟝 vs 별마데", [], [], {}),                                   # typos: read as 수문장, 별마대 (notices)
+    ("잠 vs 별마대", [], [], {}),                                       # ambiguous: the candidates, no verdict
+    ("없는카드 vs 별마대", [], [], {}),                                  # no such card
+    ("거신 vs 수문장, 장인(정착)", ["공격자 재부팅 장인"], [], {}),       # forbidden: the attacker may not open
+    ("거신 vs 수문장, 장인(정착)", ["수비자 재부팅"], [], {}),            # a declaration without its target
+    ("거신 vs", [], [], {}),                                            # bad input
+    ("수문장 vs 거신", [], [], {"cell": "abc"}),                         # a bad cell
+    ("수문장 vs 거신", [], [], {"as_of": "언젠가"}),                     # a bad date: a usage error (exit 2)
+    ("수문장 vs 개미", [], [], {}),                                      # stats the card data lacks (미상)
+    ("수문장 vs 개미", [], [], {"stats": ("개미 속도 2",)}),               # a link's stat the page cannot read
+]
+MARKUP = '<script>document.title="x"</script><img src=x onerror=alert(1)> & "따옴표" \'\u202e<b>굵게</b>'
+
+
+# ---------------------------------------------------------------- helpers ----
+def fight_argv(line: str, r=(), b=(), opts=None, stats=()) -> list[str]:
+    opts = opts or {}
+    stats = stats or opts.get("stats", ())
+    argv = ["fight", line]
+    for v in r:
+        argv += ["-r", v]
+    for v in b:
+        argv += ["-b", v]
+    if opts.get("cell", "1,1") != "1,1":
+        argv += ["--cell", opts["cell"]]
+    for s in stats:
+        argv += ["--stat", s]
+    if opts.get("as_of"):
+        argv += ["--as-of", opts["as_of"]]
+    return argv
+
+
+def link_hash(line: str, r=(), b=(), opts=None, stats=()) -> str:
+    """The calculator link's hash, as the interface file fixes it (keys in order; cell only when not 1,1)."""
+    opts = opts or {}
+    stats = stats or opts.get("stats", ())
+    q = lambda v: quote(v, safe="")  # noqa: E731
+    parts = [f"q={q(line)}", *(f"r={q(v)}" for v in r), *(f"b={q(v)}" for v in b)]
+    if opts.get("cell", "1,1") != "1,1":
+        parts.append(f"cell={q(opts['cell'])}")
+    parts += [f"stat={q(s)}" for s in stats]
+    if opts.get("as_of"):
+        parts.append(f"as_of={q(opts['as_of'])}")
+    return "&".join(parts)
+
+
+class VerdictLines(HTMLParser):
+    """The lines of the `.verdict` section of an engine page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.depth, self.lines, self.cur = 0, [], None
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth:
+            self.depth += 1
+            if tag == "p":
+                self.cur = []
+        elif tag == "section" and "verdict" in (dict(attrs).get("class") or "").split():
+            self.depth = 1
+
+    def handle_endtag(self, tag):
+        if self.depth:
+            self.depth -= 1
+            if tag == "p" and self.cur is not None:
+                self.lines.append("".join(self.cur).strip())
+                self.cur = None
+
+    def handle_data(self, data):
+        if self.cur is not None:
+            self.cur.append(data)
+
+
+def verdict_lines(html: str) -> list[str]:
+    p = VerdictLines()
+    p.feed(html)
+    return p.lines
+
+
+# The real CLI, one process per case: a warm interpreter forks, and the child runs `flamer` as the
+# console script does (cli.main: terminal setup, the real standard streams as files, os._exit)
+REFERENCE = r"""
+import json, os, sys
+cases = json.load(open(sys.argv[1], encoding="utf-8"))
+import io
+from flamer_ref import cli, corpus, i18n, searchindex
+corpus.load(); searchindex.load_index()
+# warm: the templates each kind of answer renders (compiled once here, not in every child)
+saved = sys.stdin, sys.stdout, sys.stderr, sys.argv
+for argv, stdin in cases:
+    sys.stdin, sys.stdout, sys.stderr, sys.argv = io.StringIO(stdin or ""), io.StringIO(), io.StringIO(), ["flamer", *argv]
+    try:
+        i18n.run(cli.app)
+    except SystemExit:
+        pass
+    finally:
+        sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
+out = []
+for i, (argv, stdin) in enumerate(cases):
+    paths = [os.path.join(sys.argv[2], f"{i}.{n}") for n in ("in", "out", "err")]
+    with open(paths[0], "w", encoding="utf-8") as fh:
+        fh.write(stdin or "")
+    sys.stdout.flush(); sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            for n, (p, flags) in enumerate(zip(paths, (os.O_RDONLY, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                                                      os.O_WRONLY | os.O_CREAT | os.O_TRUNC))):
+                os.dup2(os.open(p, flags, 0o600), n)
+            sys.argv = ["flamer", *argv]
+            cli.main()
+        finally:
+            os._exit(99)
+    _, status = os.waitpid(pid, 0)
+    out.append({"code": os.waitstatus_to_exitcode(status),
+                "stdout": open(paths[1], encoding="utf-8").read(), "stderr": open(paths[2], encoding="utf-8").read()})
+json.dump(out, sys.stdout, ensure_ascii=False)
+"""
+
+
+class Reference:
+    """The CLI's answers to every case of this module, computed by one background process started
+    before the site is built and the browser started (they overlap), then looked up by argv and stdin."""
+
+    def __init__(self, cases: list[tuple[list[str], str | None]], tmp: Path):
+        self.cases = [(list(a), s) for a, s in cases]
+        (tmp / "cases.json").write_text(json.dumps(self.cases, ensure_ascii=False), encoding="utf-8")
+        env = {**os.environ, "PYTHONIOENCODING": "utf-8", "FLAMER_CACHE_DIR": str(tmp / "cache")}
+        self.proc = subprocess.Popen([sys.executable, "-c", REFERENCE, str(tmp / "cases.json"), str(tmp)], cwd=ROOT,
+                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.answers = None
+
+    def __call__(self, argv: list[str], stdin: str | None = None) -> dict:
+        if self.answers is None:
+            out, err = self.proc.communicate(timeout=600)
+            assert self.proc.returncode == 0, err[-3000:]
+            self.answers = dict(zip((json.dumps(c, ensure_ascii=False) for c in self.cases), json.loads(out)))
+        key = json.dumps([list(argv), stdin], ensure_ascii=False)
+        if key not in self.answers:   # a case not foreseen: computed now, the same way
+            extra = Reference([(list(argv), stdin)], Path(tempfile.mkdtemp(prefix="flamer-ref-")))
+            self.answers[key] = extra(argv, stdin)
+        return self.answers[key]
+
+    def pair(self, argv: list[str], stdin: str | None = None) -> tuple[dict, dict]:
+        """--format html and --json."""
+        return self(argv + ["--format", "html"], stdin), self(argv + ["--json"], stdin)
+
+
+# --------------------------------------------------------------- fixtures ----
+TYPED = ("수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)", ["수비자 재부팅 증폭기"], [], {"cell": "2,3"})
+STAT_VALUES = {"lv": "1", "hp": "2", "atk": "1", "cost": "1"}
+
+
+def fight_cases() -> list[tuple]:
+    return [(line, r, b, {}) for line, r, b in README_LINES] + MORE_FIGHTS
+
+
+def scenario_texts() -> list[str]:
+    from flamer_ref.corpus import load
+    from flamer_ref.scenario_files import available_kinds, example_scenario, template_text
+
+    texts = [template_text(k) for k in available_kinds()]
+    texts.append(example_scenario(load(), "ex.combat.scene5")["yaml"])
+    texts.append("종류: 전투\n셀: [\n")                                # broken YAML: the CLI's error
+    texts.append("kind: combat\ntitle: " + json.dumps(MARKUP) + "\n")  # markup in a title
+    return texts
+
+
+@pytest.fixture(scope="module")
+def has_stat_option():
+    """`flamer fight --stat` (helper B's part of issue 16) is there."""
+    from typer.testing import CliRunner
+
+    from flamer_ref.cli import app
+
+    return "--stat" in CliRunner().invoke(app, ["fight", "--help"]).stdout
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, has_stat_option):
+    argvs = [fight_argv(line, r, b, o) for line, r, b, o in fight_cases()]
+    argvs += [fight_argv(*TYPED), fight_argv(MARKUP + " vs 별마대", [MARKUP], [MARKUP])]
+    if has_stat_option:
+        argvs.append(fight_argv("수문장 vs 개미", stats=[f"개미 {k} {v}" for k, v in STAT_VALUES.items()
+                                                         if k != "cost"]))
+    cases = [(a + fmt, None) for a in argvs for fmt in (["--format", "html"], ["--json"])]
+    cases += [(["simulate", "-"] + fmt, t) for t in scenario_texts() for fmt in (["--format", "html"], ["--json"])]
+    ref = Reference(cases, tmp_path_factory.mktemp("reference"))
+    yield ref
+    if ref.proc.poll() is None:
+        ref.proc.kill()
+        ref.proc.wait()
+
+
+# The site with its engine, its server and the browser are tests/conftest.py's (engine_site, engine_server,
+# chromium): built, served and started once a session, shared with tests/test_site_engine.py
+@pytest.fixture(scope="module")
+def site(reference, engine_site):
+    """The site with its engine (the CLI's answers start computing first, alongside the build)."""
+    out = engine_site["dir"]
+    summary = engine_site["summary"]
+    assert (summary.get("engine") or {}).get("included") and (out / "assets" / "engine.js").is_file(), summary
+    return out
+
+
+@pytest.fixture(scope="module")
+def server(site, engine_server):
+    """The site's address (no trailing /); /no-engine/… is the site as if built without the engine."""
+    return engine_server["url"].rstrip("/")
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    return chromium
+
+
+def evaluate(browser: Chromium, expression: str, timeout: float = 120):
+    res = browser.call("Runtime.evaluate", session=True, expression=expression, awaitPromise=True,
+                       returnByValue=True, timeout=timeout)
+    if "exceptionDetails" in res:
+        raise RuntimeError(res["exceptionDetails"])
+    return res["result"].get("value")
+
+
+# What the page shows for the link it is given: the hash is set (a link opened in the same tab), the
+# answer awaited (its data-hash is the page's own rewrite of the link), then the verdict copied from
+# the frame, the frame's srcdoc, the error, the notices and the JSON toggle's text
+ANSWER_JS = r"""
+(async (hash, wait, wantJson) => {
+  const $ = id => document.getElementById(id);
+  const answer = $('calc-answer'), verdict = $('calc-verdict'), json = $('calc-json'), out = $('calc-json-out');
+  json.open = wantJson;
+  if (hash !== null) {
+    if (location.hash.slice(1) === hash) location.hash = '';
+    location.hash = hash;
+  }
+  const t0 = performance.now();
+  const sleep = ms => new Promise(r => setTimeout(r, ms));
+  for (;;) {
+    const st = answer.getAttribute('data-state');
+    const key = answer.getAttribute('data-key');
+    const settled = (st === 'done' && verdict.getAttribute('data-key') === key) ||
+                    st === 'error' || st === 'ask' || st === 'unavailable';
+    const jsonDone = !wantJson || st === 'unavailable' || out.getAttribute('data-key') === key;
+    if (settled && jsonDone && (wait === null || answer.getAttribute('data-hash') === wait)) break;
+    if (performance.now() - t0 > 90000) return {timeout: true, state: st, hash: answer.getAttribute('data-hash')};
+    await sleep(25);
+  }
+  const frame = $('calc-frame');
+  return {state: answer.getAttribute('data-state'), hash: answer.getAttribute('data-hash'),
+          pageHash: location.hash.slice(1), ms: Math.round(performance.now() - t0),
+          verdict: verdict.hidden ? null : [...verdict.querySelectorAll('p')].map(p => p.textContent),
+          srcdoc: $('calc-frame-box').hidden ? null : frame.srcdoc,
+          error: $('calc-error').hidden ? null : $('calc-error').textContent,
+          errorCode: $('calc-error').getAttribute('data-code'),
+          notices: $('calc-notices').hidden ? [] : [...$('calc-notices').querySelectorAll('p')].map(p => p.textContent),
+          json: wantJson ? out.textContent : null,
+          stats: [...document.querySelectorAll('#calc-stat-rows li')].filter(li => !li.hidden).map(li =>
+                   ({label: li.querySelector('label').textContent, value: li.querySelector('input').value,
+                     card: li.getAttribute('data-card'), stat: li.getAttribute('data-stat'),
+                     mine: li.classList.contains('filled')})),
+          frameHeight: frame.getBoundingClientRect().height,
+          frameContent: frame.contentDocument && frame.contentDocument.documentElement
+                        ? frame.contentDocument.documentElement.scrollHeight : 0};
+})
+"""
+
+
+def answer(browser: Chromium, hash: str | None, want_json: bool = True, wait: str | None = None) -> dict:
+    """The answer to the link `hash` opened in the page (None: to what is in the page now), once it
+    is the answer to the input whose link is `wait` (default: hash)."""
+    wait = hash if wait is None else wait
+    got = evaluate(browser, f"{ANSWER_JS}({json.dumps(hash)}, {json.dumps(wait)}, {json.dumps(want_json)})")
+    assert not got.get("timeout"), f"no answer for #{hash}: {got}"
+    return got
+
+
+@pytest.fixture(scope="module")
+def page(browser, server):
+    """The calculator opened once, cold, from the link of README's first line: the verdict shows with
+    nothing typed. Returns (browser, server URL, the first answer)."""
+    line = README_LINES[0][0]
+    browser.open(f"{server}/{PAGE}#{link_hash(line)}", PHONE)
+    loading = evaluate(browser, """({status: document.getElementById('engine-status').getAttribute('data-state'),
+                                     text: document.getElementById('engine-text').textContent,
+                                     answer: document.getElementById('calc-answer').getAttribute('data-state'),
+                                     line: document.getElementById('calc-q').value,
+                                     usable: !document.getElementById('calc-q').disabled})""")
+    first = answer(browser, None, wait=link_hash(line))
+    first["loading"] = loading
+    return browser, server, first
+
+
+def check_same(got: dict, ref_html: dict, ref_json: dict, what) -> None:
+    """The page's answer is the CLI's: verdict lines, the engine page, the JSON; or the same error."""
+    if ref_html["code"] == 0:
+        assert got["state"] == "done", (what, got["state"], got["error"])
+        assert (got["verdict"] or []) == verdict_lines(ref_html["stdout"]), what
+        assert got["srcdoc"] == ref_html["stdout"], what
+        assert got["error"] is None
+        notices = [ln for ln in ref_html["stderr"].splitlines() if ln.strip()]
+        assert got["notices"] == notices, what
+    else:
+        assert got["state"] in ("error", "ask"), (what, got["state"])
+        assert got["error"] == ref_html["stderr"].rstrip(), what
+        assert got["verdict"] is None and got["srcdoc"] is None, what
+    expected_json = ref_json["stdout"].rstrip() or ref_json["stderr"].rstrip()
+    assert got["json"] == expected_json, what
+
+
+# ------------------------------------------------------------------ tests ----
+def test_a_link_opens_the_verdict_with_nothing_typed(page, reference):
+    browser, _, first = page
+    line = README_LINES[0][0]
+    check_same(first, *reference.pair(fight_argv(line)), line)
+    assert first["verdict"][0].startswith("판정: ")
+    assert first["hash"] == first["pageHash"] == link_hash(line)   # the page keeps the link as it was given
+    # the frame is as tall as the engine's page in it (no scrollbar inside, no empty tail)
+    assert abs(first["frameHeight"] - first["frameContent"]) <= 4, first
+    status = evaluate(browser, "document.getElementById('engine-status').getAttribute('data-state')")
+    assert status == "ready"
+    # while the engine loaded (a cold start takes seconds), the page said so, and the link's line was
+    # already in its field, usable
+    loading = first["loading"]
+    assert loading["line"] == line and loading["usable"]
+    assert loading["status"] == "loading" and loading["text"].startswith("판정기 준비 중…"), loading
+    assert loading["answer"] == "waiting", loading
+
+
+def test_fights_give_the_clis_verdict_and_json(page, reference, has_stat_option):
+    browser, _, _ = page
+    states = {}
+    for line, r, b, opts in fight_cases():
+        evaluate(browser, "localStorage.clear()")
+        h = link_hash(line, r, b, opts)
+        got = answer(browser, h)
+        check_same(got, *reference.pair(fight_argv(line, r, b, opts)), (line, r, b, opts))
+        assert got["hash"] == h   # the page's own rewrite of the link is the link
+        states[line, tuple(r), tuple(b), tuple(opts.items())] = got["state"]
+    assert sum(1 for s in states.values() if s == "done") >= 14
+    # the typo was read and said, as the CLI says it
+    typo = answer(browser, link_hash("수문쟝 vs 별마데"), want_json=False)
+    assert any("수문장" in n for n in typo["notices"]) and typo["state"] == "done"
+    # a fight that needs a stat the cards lack asks for it inline (once the CLI lists what it lacks)
+    if has_stat_option:
+        assert states["수문장 vs 개미", (), (), ()] == "ask"
+
+
+def test_flamer_fight_link_opens_the_same_verdict(page, reference):
+    """`flamer fight … --link --site-url URL` (helper B's part) prints the page's link: the same as the
+    interface's format built here, and opened in the page, the CLI's verdict."""
+    from typer.testing import CliRunner
+
+    from flamer_ref.cli import app
+
+    runner = CliRunner()
+    if "--link" not in runner.invoke(app, ["fight", "--help"]).stdout:
+        pytest.skip("flamer fight --link is not there yet (helper B); the links are built by link_hash here")
+    browser, server, _ = page
+    for line, r, b, opts in fight_cases()[:6]:
+        argv = fight_argv(line, r, b, opts)
+        res = runner.invoke(app, [*argv, "--link", "--site-url", server + "/"])
+        printed = res.stdout.rstrip("\n").split("\n")[-1]
+        assert printed == f"{server}/{PAGE}#{link_hash(line, r, b, opts)}", (argv, res.stdout[-300:])
+        got = answer(browser, printed.split("#", 1)[1])
+        check_same(got, *reference.pair(argv), argv)
+
+
+def test_scenarios_of_every_kind_give_the_clis_verdict_and_json(page, reference, tmp_path):
+    """Pasted (a #y= link): the templates of every kind (combat, move, victory, field, round), a
+    rulebook example's scenario, broken YAML, markup in a title."""
+    from flamer_ref.scenario_files import available_kinds
+
+    browser, _, _ = page
+    assert len(available_kinds()) >= 5
+    for t in scenario_texts():
+        got = answer(browser, "y=" + quote(t, safe=""))
+        check_same(got, *reference.pair(["simulate", "-"], t), t[:60])
+        assert got["hash"] == "y=" + quote(t, safe="")
+    mode = evaluate(browser, "document.getElementById('tab-scenario').getAttribute('aria-selected')")
+    assert mode == "true"
+    # a file opened from the device (the file picker; CDP sets the chosen file)
+    text = scenario_texts()[1]
+    path = tmp_path / "내 이동.yaml"
+    path.write_text(text, encoding="utf-8")
+    doc = browser.call("DOM.getDocument", session=True)["root"]["nodeId"]
+    node = browser.call("DOM.querySelector", session=True, nodeId=doc, selector="#calc-file")["nodeId"]
+    browser.call("DOM.setFileInputFiles", session=True, files=[str(path)], nodeId=node)
+    got = answer(browser, None, wait="y=" + quote(text, safe=""))
+    check_same(got, *reference.pair(["simulate", "-"], text), path.name)
+    assert evaluate(browser, "document.getElementById('calc-file-name').textContent") == path.name
+
+
+def test_typing_recomputes_and_rewrites_the_link(page, reference):
+    """Typed by keystrokes (CDP Input.insertText): the answer follows, the last one wins, and the
+    link in the address bar is the interface's link of what was typed."""
+    browser, server, _ = page
+    answer(browser, link_hash("수문장 vs 거신"), want_json=False)   # a link: the line alone, no declarations
+    line, r, b, opts = TYPED
+    evaluate(browser, "document.getElementById('calc-q').select()")
+    browser.call("Input.insertText", session=True, text="별마대 vs 거신")
+    evaluate(browser, "document.getElementById('calc-q').select()")  # replaced while the first may still run
+    browser.call("Input.insertText", session=True, text=line)
+    # a declaration row, by the button (it takes the focus), typed into
+    evaluate(browser, "document.querySelector('[data-add=r]').click()")
+    browser.call("Input.insertText", session=True, text=r[0])
+    evaluate(browser, "document.getElementById('calc-cell').select()")
+    browser.call("Input.insertText", session=True, text=opts["cell"])
+    want = link_hash(*TYPED)
+    got = answer(browser, None, wait=want)
+    assert got["pageHash"] == got["hash"] == want
+    check_same(got, *reference.pair(fight_argv(*TYPED)), TYPED)
+    assert evaluate(browser, "location.href") == f"{server}/{PAGE}#{want}"
+    # 링크 복사 puts that address on the clipboard
+    browser.call("Browser.grantPermissions", permissions=["clipboardReadWrite", "clipboardSanitizedWrite"],
+                 origin=server)
+    browser.call("Emulation.setFocusEmulationEnabled", session=True, enabled=True)
+    copied = evaluate(browser, """(async () => { document.getElementById('calc-copy').click();
+        for (let i = 0; i < 100 && !document.getElementById('calc-link-status').textContent; i++)
+          await new Promise(r => setTimeout(r, 20));
+        return [document.getElementById('calc-link-status').textContent, await navigator.clipboard.readText()]; })()""")
+    assert copied == ["링크를 복사했습니다. 채팅에 붙여 넣으면 같은 판정이 열립니다.", f"{server}/{PAGE}#{want}"]
+    # an example button fills the line and its declarations
+    evaluate(browser, "document.querySelector('[data-example=\"2\"]').click()")
+    line3, r3, _ = README_LINES[2]
+    got = answer(browser, None, want_json=False, wait=link_hash(line3, r3))
+    assert got["state"] == "done"
+
+
+def test_scenario_templates_are_flamer_scenario_new(page):
+    """The 틀 buttons put the text of `flamer scenario new KIND` in the box (embedded at build time
+    as JSON in a script element that no text can close)."""
+    from flamer_ref.scenario_files import available_kinds, template_text
+
+    browser, _, _ = page
+    evaluate(browser, "document.getElementById('tab-scenario').click()")
+    for kind in available_kinds():
+        text = evaluate(browser, f"""(() => {{ document.querySelector('[data-template="{kind}"]').click();
+                                          return document.getElementById('calc-y').value; }})()""")
+        assert text == template_text(kind), kind
+    got = answer(browser, None, want_json=False, wait="y=" + quote(text, safe=""))
+    assert got["state"] == "done" and got["verdict"]
+
+
+def cli_asks(reference, line: str, values: dict) -> list[str]:
+    """The --stat values `flamer fight LINE` asks for, one decision after another, given `values`."""
+    specs: list[str] = []
+    for _ in range(len(values) + 1):
+        got = reference(fight_argv(line, stats=specs) + ["--json"])
+        if got["code"] == 0:
+            return specs
+        missing = json.loads(got["stdout"])["error"]["missing"]
+        assert missing, got
+        specs += [f"{m['card']} {m['stat']} {values[m['stat']]}" for m in missing]
+    raise AssertionError(f"the CLI keeps asking for {line}: {specs}")
+
+
+def test_unknown_stats_are_asked_inline_remembered_and_linked(page, reference, has_stat_option):
+    """수문장 vs 개미: 개미's stats are 미상. The page asks for exactly what the --json error lists, runs
+    again with --stat, marks the values as the player's own, keeps them on the device and in the link.
+    Until `flamer fight --stat` exists, the engine's answers for these fights are stubbed in the page
+    (the missing list of the interface file), and the page's argv is what is checked."""
+    browser, _, _ = page
+    line = "수문장 vs 개미"
+    values = STAT_VALUES
+    evaluate(browser, "localStorage.clear()")
+    if not has_stat_option:
+        evaluate(browser, r"""(() => {
+          const real = window.__realRun = FlamerEngine.run;
+          window.__argvs = [];
+          FlamerEngine.run = (argv, stdin) => {
+            if (!/^수문장( x2)? vs 개미$/.test(argv[1])) return real(argv, stdin);
+            window.__argvs.push(argv);
+            const stats = argv.filter((a, i) => argv[i - 1] === '--stat');
+            if (stats.length < 3) {
+              const missing = ['lv', 'hp', 'atk'].map(s => ({piece: '개미', card: '개미', label: '개미', stat: s}));
+              const msg = '카드 데이터베이스에 없는 수치가 있어 전투를 풀 수 없습니다.';
+              return Promise.resolve(argv.includes('--json')
+                ? {code: 1, stdout: JSON.stringify({error: {message: msg, code: 'missing-stats', missing}}), stderr: msg + '\n'}
+                : {code: 1, stdout: '', stderr: msg + '\n'});
+            }
+            // a stand-in verdict: the same fight with the values written in the line
+            const line = argv[1] + '(' + stats.map(s => s.split(' ').slice(1).join('')).join(' ') + ')';
+            return real(['fight', line].concat(argv.slice(2).filter((a, i, xs) => a !== '--stat' && xs[i - 1] !== '--stat')), stdin);
+          };
+        })()""")
+    try:
+        got = answer(browser, link_hash(line))
+        assert got["state"] == "ask", got
+        ko = {"lv": "레벨", "hp": "체력", "atk": "공격력", "cost": "비용"}
+        asked, specs = [], []
+        # the engine asks for what the next decision reads; a value typed may make it need another
+        # (개미's HP decides whether it lives; then its ATK decides what it does): at most one per stat
+        for _ in range(len(values)):
+            new = [s for s in got["stats"] if s["stat"] not in {a["stat"] for a in asked}]
+            assert new and all(s["card"] == "개미" and s["stat"] in values for s in new), got
+            assert [s["label"] for s in new] == ["개미" + ko[s["stat"]] for s in new]   # card name and stat, in Korean
+            assert not any(s["mine"] for s in new)
+            # the player types the values
+            for s in new:
+                evaluate(browser, f"(() => {{ const inp = document.querySelector("
+                                  f"'#calc-stat-rows li[data-card=\"개미\"][data-stat=\"{s['stat']}\"] input');"
+                                  f" inp.value = '{values[s['stat']]}'; inp.dispatchEvent(new Event('input')); }})()")
+            asked += new
+            specs = [f"개미 {s['stat']} {values[s['stat']]}" for s in asked]
+            got = answer(browser, None, wait=link_hash(line, stats=specs))
+            if got["state"] != "ask":
+                break
+        assert got["state"] == "done", got
+        assert got["hash"] == link_hash(line, stats=specs)
+        assert all(s["mine"] for s in got["stats"])   # marked 내가 넣은 값
+        mine = evaluate(browser, "document.getElementById('calc-mine').textContent")
+        assert "내가 넣은 값" in mine and "카드 데이터가 아니라" in mine
+        stored = json.loads(evaluate(browser, "localStorage.getItem('flamer-calculator-stats')"))
+        assert stored == {f"개미|{s['stat']}": values[s["stat"]] for s in asked}
+        if has_stat_option:
+            check_same(got, *reference.pair(fight_argv(line, stats=specs)), specs)
+        else:
+            last = evaluate(browser, "window.__argvs")[-1]
+            assert last[:2] == ["fight", line] and [a for i, a in enumerate(last) if last[i - 1] == "--stat"] == specs
+        # another fight with 개미 on this device: the remembered values fill in by themselves, those
+        # the CLI asks for this fight and no others, and they go into its link
+        x2 = "수문장 x2 vs 개미"
+        wanted = cli_asks(reference, x2, values) if has_stat_option else specs
+        got = answer(browser, link_hash(x2), want_json=False, wait=link_hash(x2, stats=wanted))
+        assert got["state"] == "done", got
+        assert [s["value"] for s in got["stats"]] == [values[s["stat"]] for s in got["stats"]] and got["stats"]
+        # a link carries its own values: they win over the remembered ones; a stat named in Korean
+        # (체력 …) stays as the link wrote it
+        words = {"lv": "레벨", "hp": "체력", "atk": "공격", "cost": "비용"}
+        h = link_hash(line, stats=[f"개미 {words[s['stat']]} 3" for s in asked])
+        got = answer(browser, h, want_json=False)
+        assert [s["value"] for s in got["stats"]] == ["3"] * len(asked) and got["hash"] == got["pageHash"] == h
+    finally:
+        evaluate(browser, "window.__realRun && (FlamerEngine.run = window.__realRun); localStorage.clear()")
+
+
+def test_nothing_typed_becomes_markup(page, reference):
+    browser, server, _ = page
+    before = evaluate(browser, "document.querySelectorAll('script, img, b, iframe').length")
+    for h in (link_hash(MARKUP + " vs 별마대", [MARKUP], [MARKUP]), link_hash("거신 vs 별마대", ["수비자 " + MARKUP])):
+        got = answer(browser, h)
+        assert got["state"] == "error" and got["error"]
+        after = evaluate(browser, """({n: document.querySelectorAll('script, img, b, iframe').length,
+                                       title: document.title, alerts: 0,
+                                       framed: (() => { const d = document.getElementById('calc-frame').contentDocument;
+                                                        return d ? d.querySelectorAll('script').length : 0; })(),
+                                       field: document.getElementById('calc-q').value})""")
+        assert after["n"] == before and after["framed"] == 0 and after["title"] != "x"
+    got = answer(browser, link_hash(MARKUP + " vs 별마대", [MARKUP], [MARKUP]))
+    check_same(got, *reference.pair(fight_argv(MARKUP + " vs 별마대", [MARKUP], [MARKUP])), "markup")
+    assert evaluate(browser, "document.getElementById('calc-q').value") == MARKUP + " vs 별마대"
+
+
+@pytest.mark.parametrize("metrics", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_nothing_scrolls_sideways(page, metrics, tmp_path):
+    """With a verdict, its engine page and the JSON open, and in scenario mode with a long line: the
+    page is no wider than the screen (a wide table or the JSON scroll inside their own box), the
+    engine's page in the frame neither. Screenshots (PNG) beside the test's temp folder."""
+    browser, server, _ = page
+    browser.call("Emulation.setDeviceMetricsOverride", session=True, **metrics)
+    line, r, b = README_LINES[2]
+    got = answer(browser, link_hash(line, r, b))
+    assert got["state"] == "done"
+    time.sleep(0.3)   # the frame refits after a resize
+    for name in ("fight", "scenario"):
+        if name == "scenario":
+            got = answer(browser, "y=" + quote("kind: combat\ntitle: " + "아주긴제목" * 60 + "\n", safe=""))
+        report = browser.evaluate(OVERFLOW_JS)
+        assert report["scrollWidth"] <= report["width"], (name, report)
+        assert report["nbad"] == 0, (name, report["bad"])
+        inner = evaluate(browser, """(() => { const d = document.getElementById('calc-frame').contentDocument;
+                                               return d && d.body ? [d.documentElement.scrollWidth, d.documentElement.clientWidth] : null; })()""")
+        if inner:
+            assert inner[0] <= inner[1], (name, inner)
+        shot = browser.screenshot()
+        assert png_size(shot) == (metrics["width"] * metrics["deviceScaleFactor"],
+                                  metrics["height"] * metrics["deviceScaleFactor"])
+        (tmp_path / f"calculator-{name}-{metrics['width']}.png").write_bytes(shot)
+    # tap targets: every button and field of the inputs at least 40 px tall at the phone's width
+    if metrics is PHONE:
+        small = evaluate(browser, "[...document.querySelectorAll('#scenario-panel button, #scenario-panel textarea, "
+                                  ".calc-answer button, .calc-answer summary, .calc-tab')]"
+                                  ".filter(e => e.offsetParent && e.getBoundingClientRect().height < 40)"
+                                  ".map(e => e.outerHTML.slice(0, 80))")
+        assert not small
+
+
+def test_without_the_engine_the_page_says_what_to_do(page, site):
+    browser, server, _ = page
+    browser.open(f"{server}/no-engine/{PAGE}#{link_hash('거신 vs 별마대')}", PHONE)
+    got = answer(browser, None, want_json=False, wait=link_hash("거신 vs 별마대"))
+    assert got["state"] == "unavailable"
+    text = evaluate(browser, "document.getElementById('engine-status').innerText")
+    assert "엔진 없이" in text and "flamer" in text
+    # opened from disk: browsers keep workers from file://; the page says so, and how to serve it
+    browser.open((site / "판정기.html").as_uri() + "#" + link_hash("거신 vs 별마대"), PHONE)
+    got = answer(browser, None, want_json=False, wait=link_hash("거신 vs 별마대"))
+    assert got["state"] == "unavailable"
+    text = evaluate(browser, "document.getElementById('engine-status').innerText")
+    assert "file://" in text and "--serve" in text
+    assert evaluate(browser, "document.getElementById('calc-q').value") == "거신 vs 별마대"   # the link still fills in

@@ -296,7 +296,10 @@ def cost_cards(data) -> dict:
     return out
 
 
+@lru_cache(maxsize=1)
 def environment():
+    """The one Jinja environment of the process (cached: Jinja compiles each template once; web.setup
+    points this same object at the site's precompiled templates)."""
     import jinja2
 
     from .paths import templates_dir

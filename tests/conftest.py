@@ -27,6 +27,27 @@ if _WORKER and os.environ.get("FLAMER_CACHE_DIR") != "":
     _base = os.environ.get("FLAMER_CACHE_DIR") or os.path.join(tempfile.gettempdir(), f"flamer_ref-tests-{os.getuid()}")
     os.environ["FLAMER_CACHE_DIR"] = os.path.join(os.path.expanduser(_base), f"xdist-{_WORKER}")
 
+def _memo_get_command():
+    """typer's CliRunner.invoke builds the click command from the Typer app on every call (signatures,
+    type hints and parameters of all commands: some 10 ms, thousands of times a run). A click command
+    is meant to be built once and invoked many times (each invocation parses into a new Context), so
+    the tests build each app's once. The app itself is untouched: what runs is what `flamer` runs."""
+    import typer.testing
+
+    build = typer.testing._get_command
+    built: dict[int, tuple] = {}
+
+    def get_command(app):
+        hit = built.get(id(app))
+        if hit is None or hit[0] is not app:
+            hit = built[id(app)] = (app, build(app))
+        return hit[1]
+
+    typer.testing._get_command = get_command
+
+
+_memo_get_command()
+
 #: tests that must share one process (pytest-xdist's --dist loadgroup): the browser's (one Chromium and one
 #: built site per run) and the PDF's (one book PDF per run), each group on a single worker, the two groups on
 #: different workers when there are two

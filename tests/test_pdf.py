@@ -8,6 +8,7 @@ missing (.ci/run installs them on Debian)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -53,6 +54,26 @@ def flamer(*args: str) -> subprocess.CompletedProcess:
                           timeout=900, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
 
 
+@functools.lru_cache(maxsize=None)
+def _poppler_run(tool: str, path: str, mtime_ns: int, args: tuple) -> str:
+    return subprocess.run([tool, *args, path, "-"], capture_output=True, text=True, check=True).stdout
+
+
+def poppler(tool: str, path: Path, *args: str) -> str:
+    """What a poppler tool prints for the whole of a PDF (pdftotext: `-` for stdout), read once per file
+    and version: the book's 90 pages take poppler seconds, and a dozen tests read the same output."""
+    return _poppler_run(tool, str(path), os.stat(path).st_mtime_ns, args)
+
+
+def pages_of(tool: str, path: Path, *args: str) -> list[str]:
+    """poppler(...) cut into pages: pdftotext ends each page with a form feed (plain and -layout), and
+    its -bbox output wraps each in <page …>…</page>. Page n is [n - 1], as `-f n -l n` prints it."""
+    out = poppler(tool, path, *args)
+    if "-bbox" in args or "-bbox-layout" in args:
+        return re.findall(r"<page\b[^>]*>.*?</page>", out, re.S)
+    return out.split("\f")[:-1]
+
+
 def pdfinfo(path: Path) -> dict[str, str]:
     out = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
     return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
@@ -72,8 +93,7 @@ def pdffonts(path: Path) -> list[dict]:
 def text_blocks(path: Path) -> list[list[list[str]]]:
     """The PDF's text as poppler reads it: flows (a column of text, in reading order; poppler's
     smaller blocks often hold a single line of a paragraph), each a list of lines of words."""
-    xml = subprocess.run(["pdftotext", "-enc", "UTF-8", "-bbox-layout", str(path), "-"],
-                         capture_output=True, text=True, check=True).stdout
+    xml = poppler("pdftotext", path, "-enc", "UTF-8", "-bbox-layout")
     flows = []
     for flow in re.findall(r"<flow>(.*?)</flow>", xml, re.S):
         lines = [[unescape(w) for w in re.findall(r"<word[^>]*>(.*?)</word>", line, re.S)]
@@ -317,8 +337,7 @@ def page_margins_pt(html: str) -> tuple[float, float]:
 
 def test_nothing_runs_past_the_text_area(book):
     """No word of any page lies outside the page's margins (a wide table, picture or long word would)."""
-    xml = subprocess.run(["pdftotext", "-enc", "UTF-8", "-bbox", str(book["pdf"]), "-"],
-                         capture_output=True, text=True, check=True).stdout
+    xml = poppler("pdftotext", book["pdf"], "-enc", "UTF-8", "-bbox")
     left, right = page_margins_pt(book["html"])
     out = []
     for n, page in enumerate(re.findall(r"<page width=\"([\d.]+)\"[^>]*>(.*?)</page>", xml, re.S), 1):
@@ -330,8 +349,7 @@ def test_nothing_runs_past_the_text_area(book):
 
 
 def test_book_text_has_no_word_joiners_and_html_has_none(book):
-    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(book["pdf"]), "-"],
-                          capture_output=True, text=True, check=True).stdout
+    text = poppler("pdftotext", book["pdf"], "-enc", "UTF-8")
     assert "대응턴" in text
     assert WJ not in text  # copying and searching the PDF find the words as typed
     assert WJ not in book["html"]  # the word joiners are for the PDF only
@@ -340,8 +358,7 @@ def test_book_text_has_no_word_joiners_and_html_has_none(book):
 def test_the_book_pdf_text_has_no_forbidden_word(book):
     """Issue 17: the PDF's text (what a reader copies or searches) has no internal word — the example pages
     name sides 나 / 상대 and pieces by their cards, never ME / OP or ids."""
-    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(book["pdf"]), "-"],
-                          capture_output=True, text=True, check=True).stdout
+    text = poppler("pdftotext", book["pdf"], "-enc", "UTF-8")
     # the index's headwords are the data's keywords as a reader looks them up ('선 플레이어' → 선공)
     text = without(text, index_words(book["html"]))
     words = found(text)
@@ -400,8 +417,7 @@ def test_toc_page_numbers_are_the_pages_of_their_targets(book, reader):
     first_part = min(want.values())
     printed = {}
     for page_no in range(1, first_part):
-        text = subprocess.run(["pdftotext", "-enc", "UTF-8", "-layout", "-f", str(page_no), "-l", str(page_no),
-                               str(book["pdf"]), "-"], capture_output=True, text=True, check=True).stdout
+        text = pages_of("pdftotext", book["pdf"], "-enc", "UTF-8", "-layout")[page_no - 1]
         for line in text.splitlines():
             m = re.match(r"\s*(.+?)\s*(?:\.\s*){3,}\s*(\d+)\s*$", line)
             if m:
@@ -415,8 +431,7 @@ def test_toc_page_numbers_are_the_pages_of_their_targets(book, reader):
 
 def top_blocks(path: Path, page_no: int, limit: float = 50.0) -> list[str]:
     """The texts of the blocks in the top margin of a page (above `limit` points): its running header."""
-    xml = subprocess.run(["pdftotext", "-enc", "UTF-8", "-bbox-layout", "-f", str(page_no), "-l", str(page_no),
-                          str(path), "-"], capture_output=True, text=True, check=True).stdout
+    xml = pages_of("pdftotext", path, "-enc", "UTF-8", "-bbox-layout")[page_no - 1]
     out = []
     for attrs, body in re.findall(r"<block([^>]*)>(.*?)</block>", xml, re.S):
         if float(re.search(r'yMax="([\d.]+)"', attrs).group(1)) < limit:
@@ -574,15 +589,13 @@ def _page_links(reader, page_index: int) -> list[tuple[list[float], str]]:
 
 
 def _words_with_boxes(path: Path, page_no: int) -> list[tuple[float, float, float, float, str]]:
-    xml = subprocess.run(["pdftotext", "-enc", "UTF-8", "-bbox", "-f", str(page_no), "-l", str(page_no), str(path), "-"],
-                         capture_output=True, text=True, check=True).stdout
+    xml = pages_of("pdftotext", path, "-enc", "UTF-8", "-bbox")[page_no - 1]
     return [(float(a), float(b), float(c), float(d), unescape(w)) for a, b, c, d, w in
             re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', xml)]
 
 
 def _page_text(path: Path, page_no: int) -> str:
-    return squeeze(subprocess.run(["pdftotext", "-enc", "UTF-8", "-f", str(page_no), "-l", str(page_no), str(path), "-"],
-                                  capture_output=True, text=True, check=True).stdout)
+    return squeeze(pages_of("pdftotext", path, "-enc", "UTF-8")[page_no - 1])
 
 
 def test_index_is_the_last_part_and_in_the_outline(book, reader):

@@ -8,6 +8,7 @@ The one-way doors: this module reads the corpus (flamer_ref.corpus) and runs the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from .corpus import Corpus, read_effects, read_example_board
@@ -79,3 +80,57 @@ def check_scenarios(corpus: Corpus) -> list[Problem]:
                         problems.append(Problem(rel, at, "scenario", f"{label}의 시나리오: {exc.message}",
                                                 "docs/SCENARIOS.md의 형식과 카드 데이터에 맞게 고치세요"))
     return problems
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What `flamer validate` found in a data tree. corpus is None when the tree did not load."""
+
+    root: Path
+    corpus: Corpus | None
+    problems: list
+    counts: dict
+    numbers_compared: bool
+    numbers_written: dict | None
+
+
+def validate_tree(root: Path | str | None = None, write_numbers: bool = False) -> Validation:
+    """`flamer validate`: the strict load (schema, references), then what only a whole tree shows — a data
+    tree's templates/ (never read: templates are code), cards/effects.yaml and the example board as the
+    engine reads them, the editors' words in printed fields, rule numbers against rules/numbers.lock.yaml
+    (written first with write_numbers), and, when all that is clean, every example and FAQ scenario."""
+    from . import datawords, numbering
+    from .corpus import EXAMPLE_BOARD, load, present
+    from .errors import DataError
+    from .paths import templates_dir
+
+    root = Path(root) if root is not None else data_root()
+    try:
+        c = load(root, use_cache=False)
+    except DataError as exc:
+        return Validation(root, None, list(exc.problems), {}, False, None)
+    problems: list[Problem] = []
+    if (root / "templates").exists() and (root / "templates").resolve() != templates_dir().resolve():
+        # a data tree carries data only: its templates would be code, and are never read
+        problems.append(Problem("templates/", None, None, "데이터 폴더에 templates/ 폴더가 있습니다. 데이터 폴더의 "
+                                "템플릿은 읽지 않습니다 (템플릿은 코드라 패키지의 것만 씁니다).",
+                                "templates/ 폴더를 지우세요 (docs/DATA.md의 「데이터 폴더」)"))
+    effects = {}
+    try:
+        effects = load_effects(c, root / "cards" / "effects.yaml")  # none when there is no file
+    except DataError as exc:
+        problems += exc.problems
+    try:
+        if present(root, EXAMPLE_BOARD):
+            load_example_board(root)
+    except DataError as exc:
+        problems += exc.problems
+    wrote = numbering.write_lock(c, root) if write_numbers else None  # before the check, which then finds it
+    problems += datawords.check(c)  # the editors' words in what a person reads
+    problems += numbering.check_lock(c, root)  # no rule number changes silently
+    if not problems:  # every example and FAQ scenario, parsed against the cards and resolved
+        problems = check_scenarios(c)
+    counts = {"clauses": len(c.clauses), "interpretations": len(c.interpretations), "rulings": len(c.rulings),
+              "faq": len(c.faq), "terms": len(c.terms), "examples": len(c.examples), "cards": len(c.cards),
+              "effects": len(effects), "timings": len(c.timings)}
+    return Validation(root, c, problems, counts, present(root, numbering.LOCK), wrote)

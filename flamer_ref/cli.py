@@ -283,14 +283,14 @@ def fight(
                 scn = parse_text(yaml_text, display, corpus)
             except FlamerError as exc:
                 raise refused(exc) from None
-            missing = _needed_stats(scn, corpus, built, as_of, compare)
+            missing = oneliner.needed_stats(scn, corpus, built, as_of, compare)
             if not missing:
                 break
             if any((m.piece, m.stat) in asked for m in missing):  # a value given is never needed again
                 raise RuntimeError("a stat the player gave is still reported unknown")
             asked |= {(m.piece, m.stat) for m in missing}
             oneliner.supply(built, _ask_missing(missing, as_json))
-        _same_scenario(yaml_text, built)
+        oneliner.check_same(yaml_text, built)
         if save:
             from .outfile import write_text
 
@@ -334,35 +334,6 @@ def _site_url(link: bool, site_url: Optional[str]) -> Optional[str]:
         raise typer.BadParameter(f"사이트 주소로 쓸 수 없습니다: {clean(url[:80])}. https://example.org/flamer처럼 "
                                  "https://, http:// 또는 file://로 시작하고 공백·#·?가 없는 주소를 주세요.", param_hint=hint)
     return url
-
-
-def _needed_stats(scn, corpus, built, as_of: Optional[str], compare: Optional[str]) -> list:
-    """The stats the card data leaves unknown that this fight's answer reads: the engine runs as the
-    answer will (each date of --compare, each ruling it forces) with the unknown stats left unknown,
-    and a stat it needs stops it (stat-unknown; every tied piece's at once). Nothing else is looked at:
-    an error of another kind (a forbidden declaration) is left to the answer itself, after --save."""
-    from . import oneliner, runner
-    from .errors import FlamerError
-
-    try:
-        if compare:
-            runner.compare(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare, needs=True)
-        else:
-            runner.run(scn, corpus, as_of)
-    except FlamerError as exc:
-        if runner.is_need(exc):
-            return oneliner.needs(built, exc)
-    return []
-
-
-def _same_scenario(yaml_text: str, built) -> None:
-    """The file fight writes and runs holds the scenario built from the line and nothing else: read
-    back, it is exactly that data (no argument text became structure). A difference is a bug."""
-    from .oneliner import korean_doc
-    from .yamlio import parse_text, plain
-
-    if plain(parse_text(yaml_text, "flamer fight")) != korean_doc(built.doc):
-        raise RuntimeError("the saved fight scenario does not read back as the scenario built")
 
 
 def _shell_quote(arg: str) -> str:
@@ -650,55 +621,18 @@ def faq(
             _emit(data, as_json, "cli/faq.txt.j2", **_lookup_words(corpus))
             return
         from .book import build_faq, render_html, render_md
+        from .pageout import PageReport, write_page
 
-        report = _PageReport("faq", fmt, {"faq": len(corpus.faq)})
+        report = PageReport("faq", fmt, {"faq": len(corpus.faq)})
         with report.progress:
             report.step("solve")
             page = build_faq(corpus, as_of, faq_id)
             report.step("render")
             text = render_md(page) if fmt == "md" else render_html(page)
-            pages, size = _write_page(text, fmt, output, progress=report.pdf_step)
+            pages, size = write_page(text, fmt, output, progress=report.pdf_step)
         report.done(output, pages, size)
 
     _run(go, as_json=as_json)
-
-
-class _PageReport:
-    """The progress line (on a terminal's stderr only, flamer_ref/progress.py) and the done line (on
-    stderr always) of `flamer book` and `flamer faq --format md|html|pdf`. Words:
-    templates/cli/page_progress.txt.j2, templates/cli/page_written.txt.j2."""
-
-    def __init__(self, what: str, fmt: str, counts: dict):
-        from .progress import Progress
-
-        self.what, self.counts = what, dict(counts)
-        self.steps = ("solve", "layout", "write") if fmt == "pdf" else ("solve", "write")
-        self.progress = Progress()
-        self.current = "solve"
-
-    def step(self, step: str, pages: int = 0, force: bool = True) -> None:
-        if not self.progress.enabled:
-            return
-        from .render import render
-
-        self.current = step
-        no = self.steps.index({"render": "solve", "index": "layout", "refit": "layout"}.get(step, step)) + 1
-        self.progress.show(render("cli/page_progress.txt.j2", what=self.what, counts=self.counts, step=step,
-                                  no=no, steps=len(self.steps), pages=pages).strip(), force=force)
-
-    def figures(self, html: str) -> None:
-        self.counts["figures"] = html.count('<svg class="fig"')
-
-    def pdf_step(self, step: str, pages: int) -> None:
-        """html_to_pdf's progress: ("layout" | "refit" | "index" | "write", pages so far)."""
-        self.step(step, pages, force=step != self.current)
-
-    def done(self, output: Optional[str], pages: Optional[int], size: int) -> None:
-        from .render import render
-
-        self.progress.clear()
-        sys.stderr.write(render("cli/page_written.txt.j2", what=self.what, path=output, pages=pages,
-                                size=size).strip() + "\n")
 
 
 def _check_pdf_target(fmt: str, output: Optional[str]) -> None:
@@ -709,53 +643,6 @@ def _check_pdf_target(fmt: str, output: Optional[str]) -> None:
     if fmt == "pdf" and not output and sys.stdout.isatty():
         raise typer.BadParameter("PDF는 터미널에 출력할 수 없습니다. -o 파일.pdf로 저장하거나 파이프로 받으세요.",
                                  param_hint="-o")
-
-
-def _write_page(text: str, fmt: str, output: Optional[str], progress=None) -> tuple[Optional[int], int]:
-    """Write an HTML or Markdown page (or, for pdf, the PDF made from the HTML) to -o FILE or standard output.
-    Returns (the PDF's pages or None, the bytes written). progress: html_to_pdf's progress callback."""
-    from pathlib import Path
-
-    from .terminal import clean
-
-    text = clean(text, html=fmt != "md")  # a page carries no raw control characters (autoescape keeps ESC)
-    if fmt == "pdf":
-        try:
-            from .pdf import html_to_pdf
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__package__}.pdf":
-                raise
-            from .errors import FlamerError
-
-            raise FlamerError("PDF를 만들 수 없습니다: 이 설치에는 PDF 모듈(flamer_ref.pdf)이 없습니다. "
-                              "--format html로 만든 뒤 브라우저에서 인쇄하세요.") from None
-        if output:
-            from .outfile import check_target
-
-            target = check_target(output, "-o", "PDF 파일")
-            pages = html_to_pdf(text, target, progress=progress)
-            return pages, Path(target).stat().st_size
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "out.pdf"
-            pages = html_to_pdf(text, path, progress=progress)
-            data = path.read_bytes()
-            if progress is not None:
-                progress("write", pages)
-            sys.stdout.flush()
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()
-        return pages, len(data)
-    if progress is not None:
-        progress("write", 0)
-    if output:
-        from .outfile import write_text
-
-        write_text(output, text, "-o")
-        return None, len(text.encode("utf-8"))
-    sys.stdout.write(text)
-    return None, len(text.encode("utf-8"))
 
 
 # -------------------------------------------------------------------- book ----
@@ -788,12 +675,13 @@ def book(
 
     def go():
         from .book import build_book, render_html, summary
+        from .pageout import PageReport, write_page
 
         corpus = _corpus()
         if as_json:
             _emit(summary(build_book(corpus, as_of)), True)
             return
-        report = _PageReport("book", fmt, {"clauses": len(corpus.clauses),
+        report = PageReport("book", fmt, {"clauses": len(corpus.clauses),
                                            "examples": sum(1 for e in corpus.examples.values() if e["type"] != "reasoned")})
         with report.progress:
             report.step("solve")
@@ -801,7 +689,7 @@ def book(
             report.step("render")
             html = render_html(model)
             report.figures(html)
-            pages, size = _write_page(html, fmt, output, progress=report.pdf_step)
+            pages, size = write_page(html, fmt, output, progress=report.pdf_step)
         report.done(output, pages, size)
 
     _run(go, as_json=as_json)
@@ -1003,75 +891,27 @@ def validate(
         raise typer.BadParameter("빈 경로입니다. 검사할 데이터 폴더를 적으세요.", param_hint="--data")
 
     def go():
-        from pathlib import Path
-
-        from .corpus import load
+        from . import render  # the edge words coded problems (errors.use_wording)
+        from .checks import validate_tree
         from .errors import DataError
-        from .paths import data_root
 
-        root = Path(data) if data is not None else data_root()
-
-        def refuse(problems) -> None:  # every problem of validate: {"ok": false, "problems": […]} under --json
+        got = validate_tree(data, write_numbers=write_numbers)
+        if got.numbers_written is not None:
+            sys.stderr.write(render.render("cli/numbers_written.txt.j2", data=got.numbers_written))
+        if got.problems:  # every problem of validate: {"ok": false, "problems": […]} under --json
             if as_json:
-                from . import render  # noqa: F401 - the edge words coded problems (errors.use_wording)
                 from .terminal import clean, json_text
 
-                sys.stderr.write(clean(DataError(problems).message.rstrip()) + "\n")  # as every error: Korean on stderr
+                sys.stderr.write(clean(DataError(got.problems).message.rstrip()) + "\n")  # Korean on stderr
                 sys.stdout.write(json_text({"ok": False, "problems": [
                     {"file": p.file, "line": p.line, "key": p.key, "message": p.message, "fix": p.fix}
-                    for p in problems]}))
+                    for p in got.problems]}))
                 raise typer.Exit(1) from None
-            raise DataError(problems)
+            raise DataError(got.problems)
+        from .numbering import LOCK
 
-        try:
-            c = load(root, use_cache=False)
-        except DataError as exc:
-            refuse(exc.problems)
-        # card effects (cards/effects.yaml): every card and ability named must exist in cards.yaml;
-        # the example board (rules/boards/example.yaml), as the engine will read it
-        from .checks import check_scenarios, load_effects, load_example_board
-        from .corpus import EXAMPLE_BOARD, present
-
-        problems = []
-        from .errors import Problem
-        from .paths import templates_dir
-
-        if (root / "templates").exists() and (root / "templates").resolve() != templates_dir().resolve():
-            # a data tree carries data only: its templates would be code, and are never read
-            problems.append(Problem("templates/", None, None, "데이터 폴더에 templates/ 폴더가 있습니다. 데이터 폴더의 "
-                                    "템플릿은 읽지 않습니다 (템플릿은 코드라 패키지의 것만 씁니다).",
-                                    "templates/ 폴더를 지우세요 (docs/DATA.md의 「데이터 폴더」)"))
-        effects = {}
-        effects_file = root / "cards" / "effects.yaml"
-        try:
-            effects = load_effects(c, effects_file)  # none when there is no file
-        except DataError as exc:
-            problems += exc.problems
-        try:
-            if present(root, EXAMPLE_BOARD):
-                load_example_board(root)
-        except DataError as exc:
-            problems += exc.problems
-        from . import datawords, numbering
-
-        wrote = None
-        if write_numbers:  # before the check, which then finds the record as written
-            wrote = numbering.write_lock(c, root)
-            from .render import render
-
-            sys.stderr.write(render("cli/numbers_written.txt.j2", data=wrote))
-        problems += datawords.check(c)  # the editors' words in what a person reads
-        problems += numbering.check_lock(c, root)  # no rule number changes silently
-        if not problems:  # every example and FAQ scenario, parsed against the cards and resolved
-            problems = check_scenarios(c)
-        if problems:
-            refuse(problems)
-        counts = {"clauses": len(c.clauses), "interpretations": len(c.interpretations), "rulings": len(c.rulings),
-                  "faq": len(c.faq), "terms": len(c.terms), "examples": len(c.examples), "cards": len(c.cards),
-                  "effects": len(effects), "timings": len(c.timings)}
-        lock = present(root, numbering.LOCK)  # the people's answer says whether the numbers were compared
-        _emit({"ok": True, "root": str(root), "counts": counts, "problems": []}, as_json, "cli/validate.txt.j2",
-              numbers={"compared": lock, "version": c.rules_version, "lock": numbering.LOCK})
+        _emit({"ok": True, "root": str(got.root), "counts": got.counts, "problems": []}, as_json, "cli/validate.txt.j2",
+              numbers={"compared": got.numbers_compared, "version": got.corpus.rules_version, "lock": LOCK})
 
     _run(go, as_json=as_json)
 
@@ -1148,51 +988,14 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
             _link_line(link, fmt, text)
         return True
 
-    combat = scn.kind == "combat"  # only a combat has orders to choose and can be refused at one date
-    if compare:
-        out = runner.compare(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare)
-        if all(v is None for v in out["results"].values()):
-            from .errors import FlamerError
-
-            if combat:  # the same error again, as raised (a Forbidden keeps its clause)
-                runner.simulate(scn, corpus, as_of=out["dates"][0])
-            raise FlamerError(next(iter(out["errors"].values())))
-        if _brief(_mine(out)):
-            return
-        _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), link, **words)
+    out = runner.answer(scn, corpus, file=file, as_of=as_of, compare_with=compare, all_branches=all_branches)
+    one = bool(compare) or not all_branches  # one answer (or two dates of it), not a list of branches
+    if one:
+        _mine(out)
+    if _brief(out):
         return
-    if all_branches:
-        if scn.kind in ("round", "game"):  # the orders of the round's 전투턴 (a game: its first open one)
-            out = (runner.round_branches if scn.kind == "round" else runner.game_branches)(scn, corpus, as_of)
-            if out["branches"] and all(b["error"] for b in out["branches"]):
-                from .errors import FlamerError
-
-                raise FlamerError(out["branches"][0]["error"])
-            if not _brief(out):
-                _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), **words)
-            return
-        if not combat:
-            res = runner.result_json(scn, corpus, as_of)
-            out = {"kind": "branches", "file": file, "fixed_by_file": True, "orders_tried": 1, "distinct": 1,
-                   "branches": [{"orders": [], "outcome": res, "error": None, "as_of": res["as_of"]}],
-                   "note": "no-choices"}
-            if not _brief(out):
-                _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), **words)
-            return
-        out = runner.branches(scn, corpus, as_of)
-        if out["branches"] and all(b["error"] for b in out["branches"]):
-            from .errors import FlamerError
-
-            orders = out["branches"][0]["orders"]
-            runner.simulate(scn, corpus, as_of=as_of, combat_order=(orders[0] or None) if orders else None)
-            raise FlamerError(out["branches"][0]["error"])
-        if not _brief(out):
-            _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), **words)
-        return
-    data = _mine(runner.result_json(scn, corpus, as_of))  # the engine's result, worded by the templates
-    if _brief(data):
-        return
-    _emit_result(data, as_json, fmt, None if as_json else runner.refs(corpus, data), link, **words)  # each kind's template: the verdict first
+    # each kind's template: the verdict first
+    _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), link if one else None, **words)
 
 
 @app.command()

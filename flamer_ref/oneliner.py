@@ -690,3 +690,31 @@ def relocate(exc, fight: Fight, display: str = "flamer fight"):
                          "(예: -r \"수비자 재부팅 행성굴착기\", -r \"수비자 진내폭격 비용 개미\").")
         return BadInput("\n".join(lines))
     return exc
+
+
+def needed_stats(scn, corpus, built, as_of: str | None, compare: str | None) -> list:
+    """The stats the card data leaves unknown that this fight's answer reads: the engine runs as the
+    answer will (each date of --compare, each ruling it forces) with the unknown stats left unknown,
+    and a stat it needs stops it (stat-unknown; every tied piece's at once). Nothing else is looked at:
+    an error of another kind (a forbidden declaration) is left to the answer itself, after --save."""
+    from . import runner
+    from .errors import FlamerError
+
+    try:
+        if compare:
+            runner.compare(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare, needs=True)
+        else:
+            runner.run(scn, corpus, as_of)
+    except FlamerError as exc:
+        if runner.is_need(exc):
+            return needs(built, exc)
+    return []
+
+
+def check_same(yaml_text: str, built) -> None:
+    """The file fight writes and runs holds the scenario built from the line and nothing else: read
+    back, it is exactly that data (no argument text became structure). A difference is a bug."""
+    from .yamlio import parse_text, plain
+
+    if plain(parse_text(yaml_text, "flamer fight")) != korean_doc(built.doc):
+        raise RuntimeError("the saved fight scenario does not read back as the scenario built")

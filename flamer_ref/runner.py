@@ -475,15 +475,31 @@ def branches(scn: Scenario, corpus, as_of: str | None) -> dict:
     return out
 
 
-def _round_outcome(res: dict) -> dict:
-    """What counts as the outcome of a whole round (the grouping key of round_branches): the end
-    state and the gaps; prisoners, fragments and removed pieces are sets (their order is the
-    combat order's alone)."""
+def _end_state(res: dict) -> dict:
+    """A round's or game's end state with its prisoners, fragments and removed pieces as sets (sorted):
+    their order is the combat order's alone, and branches group by outcome."""
     final = dict(res["final"])
     final["prisoners"] = {s: sorted(v) for s, v in final["prisoners"].items()}
     for k in ("fragments", "removed"):
         final[k] = sorted(final.get(k) or [])
-    return {"ended": res["ended"], "final": final,
+    return final
+
+
+def _add_branch(groups: list[dict], key: str, order, res: dict | None, err: str | None, as_of: str | None) -> None:
+    """One resolved order into the branches: with the group of the same outcome (`key`), or a new one."""
+    for g in groups:
+        if g["_key"] == key:
+            g["orders"].append(list(order))
+            return
+    groups.append({"_key": key, "orders": [list(order)], "outcome": res, "error": err,
+                   "as_of": res["as_of"] if res else as_of})
+
+
+def _round_outcome(res: dict) -> dict:
+    """What counts as the outcome of a whole round (the grouping key of round_branches): the end
+    state and the gaps; prisoners, fragments and removed pieces are sets (their order is the
+    combat order's alone)."""
+    return {"ended": res["ended"], "final": _end_state(res),
             "unresolved": sorted({f"{u['reason']}@{u.get('turn') or '-'}@{u.get('cell') or '-'}"
                                   for u in res["unresolved"]})}
 
@@ -546,13 +562,7 @@ def round_branches(scn, corpus, as_of: str | None) -> dict:
                     shared[cls] = (res, err)
             tried += 1
             key = json.dumps(_round_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
-            for g in groups:
-                if g["_key"] == key:
-                    g["orders"].append(list(order))
-                    break
-            else:
-                groups.append({"_key": key, "orders": [list(order)], "outcome": res, "error": err,
-                               "as_of": res["as_of"] if res else as_of})
+            _add_branch(groups, key, order, res, err, as_of)
     if tried < len(orders):
         note, total = "capped", total or len(orders)
     for g in groups:
@@ -575,12 +585,8 @@ MAX_GAME_ORDERS = 24
 def _game_outcome(res: dict) -> dict:
     """What counts as the outcome of a game record (the grouping key of game_branches): how it ended,
     the end state (prisoners, fragments, removed as sets), the first refused play and the gaps."""
-    final = dict(res["final"])
-    final["prisoners"] = {s: sorted(v) for s, v in final["prisoners"].items()}
-    for k in ("fragments", "removed"):
-        final[k] = sorted(final.get(k) or [])
     fi = res.get("first_illegal")
-    return {"ended": res["ended"], "final": final,
+    return {"ended": res["ended"], "final": _end_state(res),
             "first_illegal": fi and {k: fi.get(k) for k in ("round", "turn", "index", "reason")},
             "unresolved": sorted({f"{u['reason']}@{u.get('round')}@{u.get('cell') or '-'}" for u in res["unresolved"]})}
 
@@ -619,13 +625,7 @@ def game_branches(scn, corpus, as_of: str | None) -> dict:
             except (DataError, Forbidden) as exc:
                 res, err = None, exc.message
             key = json.dumps(_game_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
-            for g in groups:
-                if g["_key"] == key:
-                    g["orders"].append(list(order))
-                    break
-            else:
-                groups.append({"_key": key, "orders": [list(order)], "outcome": res, "error": err,
-                               "as_of": res["as_of"] if res else as_of})
+            _add_branch(groups, key, order, res, err, as_of)
     for g in groups:
         g.pop("_key")
     out = {"kind": "branches", "file": scn.file, "fixed_by_file": False, "orders_tried": len(orders),
@@ -635,7 +635,44 @@ def game_branches(scn, corpus, as_of: str | None) -> dict:
     return out
 
 
+def answer(scn, corpus, *, file: str, as_of: str | None = None, compare_with: str | None = None,
+           all_branches: bool = False) -> dict:
+    """The answer object of `flamer simulate` / `flamer fight` for a parsed scenario: with `compare_with`, the
+    same scenario at two dates; with `all_branches`, every order of play the file leaves open (a round's
+    or a game's first open 전투턴; a kind without choices is one branch); else the engine's result.
+    Raises the scenario's own error (a Forbidden keeps its clause) when no date or no order resolves."""
+    from .errors import FlamerError
+
+    combat = scn.kind == "combat"  # only a combat has orders to choose and can be refused at one date
+    if compare_with:
+        out = compare(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare_with)
+        if all(v is None for v in out["results"].values()):
+            if combat:  # the same error again, as raised
+                simulate(scn, corpus, as_of=out["dates"][0])
+            raise FlamerError(next(iter(out["errors"].values())))
+        return out
+    if not all_branches:
+        return result_json(scn, corpus, as_of)  # the engine's result, worded by the templates
+    if scn.kind in ("round", "game"):  # the orders of the round's 전투턴 (a game: its first open one)
+        out = (round_branches if scn.kind == "round" else game_branches)(scn, corpus, as_of)
+        if out["branches"] and all(b["error"] for b in out["branches"]):
+            raise FlamerError(out["branches"][0]["error"])
+        return out
+    if not combat:
+        res = result_json(scn, corpus, as_of)
+        return {"kind": "branches", "file": file, "fixed_by_file": True, "orders_tried": 1, "distinct": 1,
+                "branches": [{"orders": [], "outcome": res, "error": None, "as_of": res["as_of"]}],
+                "note": "no-choices"}
+    out = branches(scn, corpus, as_of)
+    if out["branches"] and all(b["error"] for b in out["branches"]):
+        orders = out["branches"][0]["orders"]
+        simulate(scn, corpus, as_of=as_of, combat_order=(orders[0] or None) if orders else None)
+        raise FlamerError(out["branches"][0]["error"])
+    return out
+
+
 # --------------------------------------------------------------- examples ----
+
 def _expect(exp, act, path: str, out: list) -> None:
     """Only the keys given in exp are compared; lists of names compare as sets of names."""
     if isinstance(exp, dict):

@@ -370,7 +370,7 @@ def test_pdf_without_the_pdf_module_is_a_clear_korean_error(monkeypatch, capsys)
     """Until flamer_ref.pdf exists (or where it cannot be imported) the pdf path says so in Korean."""
     import builtins
 
-    from flamer_ref import cli
+    from flamer_ref import pageout
     from flamer_ref.errors import FlamerError
 
     real = builtins.__import__
@@ -382,7 +382,7 @@ def test_pdf_without_the_pdf_module_is_a_clear_korean_error(monkeypatch, capsys)
 
     monkeypatch.setattr(builtins, "__import__", no_pdf)
     with pytest.raises(FlamerError) as exc:
-        cli._write_page("<!doctype html><p>x</p>", "pdf", "out.pdf")
+        pageout.write_page("<!doctype html><p>x</p>", "pdf", "out.pdf")
     assert "PDF" in exc.value.message and "--format html" in exc.value.message
 
 

@@ -123,8 +123,22 @@ _SERVER = _Server()
 _STARTED_ENV = dict(os.environ)
 
 
+def _same_at_startup(key: str, value: str | None) -> bool:
+    """Whether an interpreter started with key=value would be this one. PYTHONIOENCODING=utf-8 is, where
+    this interpreter's standard streams are UTF-8 already: flamer reads standard input as bytes, and
+    terminal.setup sets the output streams' error handler itself, so the variable changes nothing."""
+    if value == _STARTED_ENV.get(key):
+        return True
+    if key == "PYTHONIOENCODING" and value is not None and value.lower().replace("_", "-") in ("utf-8", "utf8"):
+        import locale
+
+        return _STARTED_ENV.get(key) is None and locale.getpreferredencoding(False).lower().replace("_", "-") in (
+            "utf-8", "utf8")
+    return False
+
+
 def _forkable(env: dict) -> bool:
-    return sys.platform != "win32" and all(env.get(k) == _STARTED_ENV.get(k) for k in STARTUP_VARS)
+    return sys.platform != "win32" and all(_same_at_startup(k, env.get(k)) for k in STARTUP_VARS)
 
 
 def run(*args, env: dict | None = None, input: str | bytes | None = None, cwd=None, timeout: float | None = 120,

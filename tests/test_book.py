@@ -14,6 +14,7 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import flamer_fork
 import pytest
 
 from flamer_ref.book import build_book, build_faq, card_anchor, render_html, render_md
@@ -27,8 +28,8 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 
 
 def run(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, **(env or {})})
+    # a real process, forked from a warm interpreter (tests/flamer_fork.py)
+    return flamer_fork.run(*args, cwd=ROOT, env={**os.environ, **(env or {})}, timeout=900)
 
 
 class Page(HTMLParser):

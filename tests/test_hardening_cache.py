@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import flamer_fork
 import pytest
 
 from flamer_ref import corpus as corpus_mod
@@ -93,8 +94,8 @@ def test_cache_path_that_is_a_folder_or_fifo_is_skipped(tmp_path, monkeypatch, s
 
 def run(*args, data: Path, cache: Path, timeout=20):
     env = {**os.environ, "FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": str(cache), "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=env, timeout=timeout)
+    # a real process, forked from a warm interpreter (tests/flamer_fork.py)
+    return flamer_fork.run(*args, env=env, timeout=timeout)
 
 
 @pytest.mark.parametrize("how", ["fifo", "int", "random", "code"])

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 
+import flamer_fork
 import pytest
 
 from flamer_ref import yamlio
@@ -22,8 +23,8 @@ def run(*args, input=None, cwd=None):
     env.pop("_FLAMER_COMPLETE", None)
     env.pop("FLAMER_DEBUG", None)
     env.setdefault("PYTHONIOENCODING", "utf-8")
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=env, timeout=TIMEOUT, input=input, cwd=cwd)
+    # a real process, forked from a warm interpreter (tests/flamer_fork.py)
+    return flamer_fork.run(*args, env=env, timeout=TIMEOUT, input=input, cwd=cwd)
 
 
 def refused(p, *needles):

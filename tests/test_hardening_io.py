@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import flamer_fork
 import pytest
 
 from flamer_ref import outfile
@@ -26,8 +27,8 @@ def run(*args, env_extra=None):
     env.pop("FLAMER_DEBUG", None)
     env["PYTHONIOENCODING"] = "utf-8"
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, env=env,
-                          timeout=TIMEOUT)
+    # a real process, forked from a warm interpreter (tests/flamer_fork.py); output as bytes
+    return flamer_fork.run(*args, env=env, timeout=TIMEOUT, text=False)
 
 
 def text(b: bytes) -> str:

@@ -1095,11 +1095,13 @@ def scenario_new(
     sys.stdout.write(text)
 
 
-def main() -> None:
-    """Entry point: run the app, turning click's usage errors into Korean (exit 2). It ends the process."""
+def run(argv: list[str]) -> int:
+    """Run the app on sys.argv (argv: its arguments after the program name) with the streams made safe,
+    and return the exit code: click's usage errors in Korean (2), a closed or full stdout (1). Shared by
+    main() and the site's engine (web.run), which set up the process each its own way."""
     from . import terminal
 
-    terminal.setup(json_mode=i18n._wants_json(sys.argv[1:]))  # any locale; control characters made visible
+    terminal.setup(json_mode=i18n._wants_json(argv))  # any locale; control characters made visible
     try:
         try:
             i18n.run(app)
@@ -1110,10 +1112,16 @@ def main() -> None:
     else:
         code = 0
     if code is None:
-        code = 0
-    elif not isinstance(code, int):
+        return 0
+    if not isinstance(code, int):
         sys.stderr.write(f"{code}\n")
-        code = 1
+        return 1
+    return code
+
+
+def main() -> None:
+    """Entry point: run the app, turning click's usage errors into Korean (exit 2). It ends the process."""
+    code = run(sys.argv[1:])
     try:
         sys.stderr.flush()
     except (OSError, ValueError):

@@ -83,7 +83,7 @@ def prepare_snapshot() -> None:
 
 def run(argv, stdin: str | None = None) -> dict:
     """`flamer <argv>` with `stdin` as standard input: {"code": exit status, "stdout", "stderr"}."""
-    from . import i18n, terminal
+    from . import terminal
 
     if not _state["setup"]:
         setup()
@@ -99,21 +99,7 @@ def run(argv, stdin: str | None = None) -> dict:
     try:
         from . import cli
 
-        terminal.setup(json_mode=i18n._wants_json(argv))
-        try:
-            try:
-                i18n.run(cli.app)
-            finally:
-                terminal.finish()
-        except SystemExit as exc:
-            code = exc.code
-        else:
-            code = 0
-        if code is None:
-            code = 0
-        elif not isinstance(code, int):
-            sys.stderr.write(f"{code}\n")
-            code = 1
+        code = cli.run(argv)
     finally:
         sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
         terminal._failed = False

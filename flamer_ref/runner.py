@@ -425,6 +425,26 @@ def _light(r) -> dict:
             "unresolved": [_thaw(u) for u in r.unresolved]}
 
 
+def _resolved(orders: list, classes: list | None, run):
+    """Each order with its resolution, in order: (order, res, err). run(order, work) resolves one order and
+    appends the events it recorded to `work`. Orders of one class (order_classes) share one resolution
+    (not one the scenario's round budget cut: _budget_cut); no resolution starts that would pass
+    MAX_BRANCH_EVENTS — the orders stop there (the caller counts how many it got)."""
+    shared: dict = {}
+    work: list[int] = []
+    for i, order in enumerate(orders):
+        cls = classes[i] if classes is not None else None
+        if cls is not None and cls in shared:
+            res, err = shared[cls]
+        else:
+            if work and sum(work) + work[-1] > MAX_BRANCH_EVENTS:
+                return  # the next resolution would pass the budget
+            res, err = run(order, work)
+            if cls is not None and res is not None and not _budget_cut(res):
+                shared[cls] = (res, err)
+        yield order, res, err
+
+
 def branches(scn: Scenario, corpus, as_of: str | None) -> dict:
     """Each combat order the attacker could choose → the distinct outcomes.
 
@@ -439,29 +459,13 @@ def branches(scn: Scenario, corpus, as_of: str | None) -> dict:
         orders, note, total = _branch_orders(scn, corpus)
     with gc_paused():
         classes = order_classes(scn, corpus, as_of, orders) if not fixed else None
-        shared: dict = {}
-        work: list[int] = []
         groups: list[dict] = []
         tried = 0
-        for i, order in enumerate(orders):
-            cls = classes[i] if classes is not None else None
-            if cls is not None and cls in shared:
-                res, err = shared[cls]
-            else:
-                if work and sum(work) + work[-1] > MAX_BRANCH_EVENTS:
-                    break  # the next resolution would pass the budget
-                res, err = _outcome_run(scn, corpus, as_of, order, work)
-                if cls is not None and res is not None and not _budget_cut(res):
-                    shared[cls] = (res, err)
+        for order, res, err in _resolved(orders, classes,
+                                         lambda order, work: _outcome_run(scn, corpus, as_of, order, work)):
             tried += 1
             key = json.dumps(outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
-            for g in groups:
-                if g["_key"] == key:
-                    g["orders"].append(list(order))
-                    break
-            else:
-                groups.append({"_key": key, "orders": [list(order)], "outcome": outcome(res) if res else None,
-                               "error": err, "as_of": res["as_of"] if res else as_of})
+            _add_branch(groups, key, order, outcome(res) if res else None, err, res["as_of"] if res else as_of)
     if tried < len(orders):
         note, total = "capped", total or len(orders)
     for g in groups:
@@ -485,14 +489,14 @@ def _end_state(res: dict) -> dict:
     return final
 
 
-def _add_branch(groups: list[dict], key: str, order, res: dict | None, err: str | None, as_of: str | None) -> None:
-    """One resolved order into the branches: with the group of the same outcome (`key`), or a new one."""
+def _add_branch(groups: list[dict], key: str, order, shown: dict | None, err: str | None, as_of: str | None) -> None:
+    """One resolved order into the branches: with the group of the same outcome (`key`), or a new one
+    showing `shown` (its outcome) as of the date it was resolved at."""
     for g in groups:
         if g["_key"] == key:
             g["orders"].append(list(order))
             return
-    groups.append({"_key": key, "orders": [list(order)], "outcome": res, "error": err,
-                   "as_of": res["as_of"] if res else as_of})
+    groups.append({"_key": key, "orders": [list(order)], "outcome": shown, "error": err, "as_of": as_of})
 
 
 def _round_outcome(res: dict) -> dict:
@@ -540,29 +544,23 @@ def round_branches(scn, corpus, as_of: str | None) -> dict:
         # combat outcome (order_classes) share the whole round's
         classes = (order_classes(cscn, corpus, as_of, orders)
                    if note not in ("round-no-combat", "round-one-cell") and not fixed else None)
-        shared: dict = {}
-        work: list[int] = []
+
+        def run(order, work):
+            try:
+                one = scn if fixed or not order else replace(scn, combat_order=tuple(order))
+                res = result_json(one, corpus, as_of)
+            except (DataError, Forbidden) as exc:
+                # a refused round records no result to count: as much as the largest run so far
+                work.append(max(work, default=MAX_BRANCH_EVENTS // 10))
+                return None, exc.message
+            work.append(_round_events(res))
+            return res, None
+
         tried = 0
-        for i, order in enumerate(orders):
-            cls = classes[i] if classes is not None else None
-            if cls is not None and cls in shared:
-                res, err = shared[cls]
-            else:
-                if work and sum(work) + work[-1] > MAX_BRANCH_EVENTS:
-                    break  # the next resolution would pass the budget
-                try:
-                    one = scn if fixed or not order else replace(scn, combat_order=tuple(order))
-                    res, err = result_json(one, corpus, as_of), None
-                    work.append(_round_events(res))
-                except (DataError, Forbidden) as exc:
-                    res, err = None, exc.message
-                    # a refused round records no result to count: as much as the largest run so far
-                    work.append(max(work, default=MAX_BRANCH_EVENTS // 10))
-                if cls is not None and res is not None and not _budget_cut(res):
-                    shared[cls] = (res, err)
+        for order, res, err in _resolved(orders, classes, run):
             tried += 1
             key = json.dumps(_round_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
-            _add_branch(groups, key, order, res, err, as_of)
+            _add_branch(groups, key, order, res, err, res["as_of"] if res else as_of)
     if tried < len(orders):
         note, total = "capped", total or len(orders)
     for g in groups:
@@ -625,7 +623,7 @@ def game_branches(scn, corpus, as_of: str | None) -> dict:
             except (DataError, Forbidden) as exc:
                 res, err = None, exc.message
             key = json.dumps(_game_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
-            _add_branch(groups, key, order, res, err, as_of)
+            _add_branch(groups, key, order, res, err, res["as_of"] if res else as_of)
     for g in groups:
         g.pop("_key")
     out = {"kind": "branches", "file": scn.file, "fixed_by_file": False, "orders_tried": len(orders),

@@ -15,31 +15,13 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
+from inprocess import HANGUL, clean_error, invoke
 
 from flamer_ref import corpus as corpus_mod
 from flamer_ref import searchindex
 from flamer_ref.engine.board import example_board_of
 from flamer_ref.engine.effects import effects_of
-from flamer_ref.cli import app
 from flamer_ref.paths import data_root
-
-HANGUL = re.compile("[가-힣]")
-
-
-def invoke(*args, input=None, env=None):
-    corpus_mod._MEMO.clear()
-    r = CliRunner().invoke(app, list(args), input=input, env={"FLAMER_CACHE_DIR": "", **(env or {})})
-    corpus_mod._MEMO.clear()
-    return r
-
-
-def clean_error(r, *needles):
-    assert r.exit_code == 1, (r.exit_code, r.stdout[-800:], r.stderr[-800:])
-    assert "내부 오류" not in r.stderr + r.stdout and "Traceback" not in r.stderr, r.stderr
-    assert HANGUL.search(r.stderr), r.stderr
-    for n in needles:
-        assert n in r.stderr, (n, r.stderr)
 
 
 @pytest.fixture

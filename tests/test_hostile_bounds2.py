@@ -18,19 +18,17 @@ from __future__ import annotations
 import json
 import math
 import random
-import re
 import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
+from inprocess import clean_error, invoke
 
 from flamer_ref import corpus as corpus_mod
 from flamer_ref import searchindex
 from flamer_ref import korean, runner, search, similar, yamlio
-from flamer_ref.cli import app
 from flamer_ref.engine import combat, parse_scenario
 from flamer_ref.engine.api import parse as parse_any
 from flamer_ref.engine.result import Event
@@ -38,27 +36,11 @@ from flamer_ref.errors import DataError, FlamerError
 from flamer_ref.jsonout import dumps
 
 ROOT = Path(__file__).resolve().parents[1]
-HANGUL = re.compile("[가-힣]")
 
 
 @pytest.fixture(scope="module")
 def corpus():
     return corpus_mod.load()
-
-
-def invoke(*args, input=None, env=None):
-    corpus_mod._MEMO.clear()
-    r = CliRunner().invoke(app, list(args), input=input, env={"FLAMER_CACHE_DIR": "", **(env or {})})
-    corpus_mod._MEMO.clear()
-    return r
-
-
-def clean_error(r, *needles):
-    assert r.exit_code == 1, (r.exit_code, r.stdout[-800:], r.stderr[-800:])
-    assert "내부 오류" not in r.stderr + r.stdout and "Traceback" not in r.stderr, r.stderr
-    assert HANGUL.search(r.stderr), r.stderr
-    for n in needles:
-        assert n in r.stderr, (n, r.stderr)
 
 
 def _piece(pid, lv, hp, atk, **kw):

@@ -372,8 +372,10 @@ def render_result(data: dict, fmt: str, **context) -> str:
     if context.get("short") and fmt != "html" and kind in ("combat", "compare"):
         # flamer fight at the table: the verdict and the reasons that decided it (--full: the story)
         return env.get_template(f"simulate/short.{_EXT[fmt]}.j2").render(data=data, **context)
+    if kind == "by-value":  # each range's own answer, as that kind's text, under the verdict per range
+        context = {**context, "parts": [render_result(r["result"], "text", **context) for r in data["ranges"]]}
     text = None
-    if fmt != "text" and kind in ("compare", "branches"):  # their pages show the text answer as well
+    if fmt != "text" and kind in ("compare", "branches", "by-value"):  # their pages show the text answer as well
         text = env.get_template(f"simulate/{kind}.txt.j2").render(data=data, **context).rstrip("\n")
         context = {**context, "text": text}
     try:

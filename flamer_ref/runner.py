@@ -633,6 +633,89 @@ def game_branches(scn, corpus, as_of: str | None) -> dict:
     return out
 
 
+# ------------------------------------------------------ an unknown's ranges ----
+#: at most this many resolutions follow one unknown stat, and at most this many different verdicts are
+#: shown; past either, the range that matters is not small and the stat is named as before
+BY_VALUE_RUNS = 8
+BY_VALUE_RANGES = 3
+
+
+def _plain(obj):
+    """A result JSON with every probed value (engine/probe.py Lin) as the plain int it stood for."""
+    if isinstance(obj, dict):
+        return {k: _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, int) and type(obj) not in (int, bool):
+        return int.__int__(obj)
+    return obj
+
+
+def _verdict_key(res: dict) -> str:
+    """What must be equal for two values of an unknown to give the same verdict: who holds each cell,
+    who survived and was taken, how the round or game ended (not how many rounds a combat ran, nor the
+    numbers derived from the value itself)."""
+    kind = res.get("kind", "combat")
+    if kind == "combat":
+        o = outcome(res)
+        o["cells"] = {c: {k: v[k] for k in ("occupant", "standoff", "survivors")} for c, v in o["cells"].items()}
+    elif kind == "round":
+        o = _round_outcome(res)
+    elif kind == "game":
+        o = _game_outcome(res)
+    else:
+        o = res
+    return json.dumps(o, sort_keys=True, ensure_ascii=False)
+
+
+def by_value(scn, corpus, file: str, as_of: str | None, exc: DataError) -> dict | None:
+    """A verdict that stopped on one unknown stat (`exc`: its stat-unknown problems), answered per range
+    of that stat's values: the scenario resolved again with the stat standing for its least value, then
+    for the next value past the range every decision of that run holds for (engine/probe.py), until a
+    range is unbounded. Neighbouring ranges with the same verdict are one. None when this cannot be said:
+    more than one unknown is needed, the run does what a probe cannot follow, another error stops a
+    range, or it takes more than BY_VALUE_RUNS resolutions or gives more than BY_VALUE_RANGES verdicts."""
+    from .engine.probe import PROBE, Probe, Untracked
+    from .engine.combat import STAT_KO
+    from .engine.types import STAT_MIN
+
+    needs = {(("card", p.params["card"]) if p.params.get("card") else ("piece", p.params["piece"]), p.params["stat"])
+             for p in exc.problems}
+    if len(needs) != 1:
+        return None
+    (key, stat), = needs
+    first = exc.problems[0].params
+    ranges: list[dict] = []
+    x = STAT_MIN[stat]
+    for _ in range(BY_VALUE_RUNS):
+        probe = Probe(key, stat, x, lo=x)
+        token = PROBE.set(probe)
+        try:
+            res = run(scn, corpus, as_of)
+        except (Untracked, FlamerError):
+            return None
+        finally:
+            PROBE.reset(token)
+        lo, hi = x, probe.hi
+        shown = word_result(_plain(res.to_json()))
+        k = _verdict_key(shown)
+        if ranges and ranges[-1]["_key"] == k:
+            ranges[-1]["to"] = hi
+        else:
+            ranges.append({"_key": k, "from": lo, "to": hi, "value": x, "result": shown})
+        if hi is None:
+            break
+        x = hi + 1
+    else:
+        return None
+    if len(ranges) > BY_VALUE_RANGES:
+        return None
+    return {"kind": "by-value", "file": file, "as_of": ranges[0]["result"].get("as_of"),
+            "depends_on": {"piece": first["piece"], "card": first.get("card"), "label": first["label"], "stat": stat,
+                           "stat_name": STAT_KO[stat], "least": STAT_MIN[stat], "why": first.get("why")},
+            "ranges": [{k: v for k, v in r.items() if k != "_key"} for r in ranges]}
+
+
 def answer(scn, corpus, *, file: str, as_of: str | None = None, compare_with: str | None = None,
            all_branches: bool = False) -> dict:
     """The answer object of `flamer simulate` / `flamer fight` for a parsed scenario: with `compare_with`, the
@@ -650,7 +733,13 @@ def answer(scn, corpus, *, file: str, as_of: str | None = None, compare_with: st
             raise FlamerError(next(iter(out["errors"].values())))
         return out
     if not all_branches:
-        return result_json(scn, corpus, as_of)  # the engine's result, worded by the templates
+        try:
+            return result_json(scn, corpus, as_of)  # the engine's result, worded by the templates
+        except DataError as exc:  # a verdict that reads an unknown stat: per range of its values, if few
+            out = by_value(scn, corpus, file, as_of, exc) if is_need(exc) else None
+            if out is None:
+                raise
+            return out
     if scn.kind in ("round", "game"):  # the orders of the round's 전투턴 (a game: its first open one)
         out = (round_branches if scn.kind == "round" else game_branches)(scn, corpus, as_of)
         if out["branches"] and all(b["error"] for b in out["branches"]):

@@ -18,7 +18,7 @@ MAX_CLAUSES = 2
 def build(data: dict) -> dict:
     kind = data.get("kind")
     fn = {"combat": combat, "move": move, "victory": victory, "field": field, "round": round_, "game": game,
-          "compare": compare, "branches": branches}.get(kind)
+          "compare": compare, "branches": branches, "by-value": by_value}.get(kind)
     if fn is None:
         return {"kind": kind}
     out = fn(data)
@@ -312,6 +312,28 @@ def branches(data: dict) -> dict:
             "distinct": data.get("distinct", len(outs)), "outcomes": outs, "no_choices": data.get("note") in ("no-choices", "game-no-choice"),
             "independent": data.get("note") == "independent", "total": data.get("orders_total"),
             "round_note": data.get("note") if data.get("note") in ("round-no-combat", "round-one-cell") else None}
+
+
+def by_value(data: dict) -> dict:
+    """A verdict that depends on one unknown stat (runner.by_value): the verdict of each range of its values."""
+    dep = data["depends_on"]
+    ranges = []
+    for r in data["ranges"]:
+        v = build(r["result"])
+        if r["from"] != r["to"]:  # how many rounds a combat ran may differ inside the range: not said
+            for c in list(v.get("cells") or ()) + list((v.get("combat") or {}).get("cells") or ()):
+                c["rounds"] = None
+        if v["kind"] in ("round", "game"):  # who took whom by the end (the combats of the whole record)
+            before = r["result"].get("prisoners_before") or {}
+            v["captures"] = []
+            for side, ids in ((r["result"].get("final") or {}).get("prisoners") or {}).items():
+                new = [i for i in ids if i not in (before.get(side) or ())]
+                if new:
+                    pcs = _pieces(r["result"], new)
+                    v["captures"].append({"side": side, "pieces": pcs, "groups": _groups(pcs)})
+        ranges.append({"from": r["from"], "to": r["to"], "value": r["value"], "verdict": v})
+    return {"kind": "by-value", "label": dep["label"], "stat": dep["stat"], "stat_name": dep["stat_name"],
+            "least": dep["least"], "ranges": ranges}
 
 
 __all__ = ["build", "cell_status"]

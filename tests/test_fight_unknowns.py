@@ -245,12 +245,20 @@ response:
 
 def test_a_lowered_hp_needs_the_hp_it_lowers(cli, tmp_path):
     """A buff taking HP from a piece of unknown HP: whether it is captured depends on the HP (the engine
-    took it as safe and went on)."""
+    took it as safe and went on). Issue 18 item 4: the answer is per range of that HP — at HP 1 the
+    effect itself captures it (HP 0: 개미 불사 is not on the pages, a gap), from HP 2 on the hit does."""
     path = tmp_path / "s.yaml"
     path.write_text(SCENARIO.format(pieces="{id: a2, card: 개미, state: settled}", delta=-1), encoding="utf-8")
-    r = cli("simulate", str(path))
-    assert r.exit_code == 1
-    assert "'a2'(개미)의 HP를 알 수 없습니다" in r.stderr and "HP를 낮추는 효과로 포획되는지" in r.stderr
+    data = json.loads(ok(cli("simulate", str(path), "--json")))
+    assert data["kind"] == "by-value" and data["depends_on"]["why"] == {"need": "hp-lowered"}
+    assert [(r["from"], r["to"]) for r in data["ranges"]] == [(1, 1), (2, None)]
+    low, high = (r["result"] for r in data["ranges"])
+    assert [u["reason"] for u in low["unresolved"]] and not high["unresolved"]
+    assert next(e for e in low["events"] if e["type"] == "capture")["reason"] != \
+        next(e for e in high["events"] if e["type"] == "capture")["reason"]
+    text = ok(cli("simulate", str(path)))
+    assert text.startswith("결론: 개미의 HP에 따라 판정이 2가지로 갈림")
+    assert "개미의 HP가 1이면: " in text and "미해결 1건" in text.splitlines()[1]
 
 
 def test_pieces_of_one_card_with_an_unknown_stat_are_told_apart_by_what_changed_it(cli, tmp_path):

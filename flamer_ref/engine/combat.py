@@ -29,6 +29,7 @@ from typing import Iterable
 from ..errors import DataError, Forbidden, Problem
 from . import effects as fx
 from .fieldplay import bond_partners, screen_target
+from .probe import PROBE, unknown_key
 from .result import CellResult, CombatResult, Event
 from .scenario import Declaration, PieceSpec, Scenario, cell_sort_key
 from .types import (
@@ -262,20 +263,21 @@ class Engine:
     def stat(self, p: _P, stat: str, why: dict) -> int:
         if stat == "lv":
             base = p.field_lv if p.field_lv is not None else p.spec.lv
-            if base is None:
-                raise _Need(p, "lv", why)
-            return base + p.b_lv
+            return (self.unknown(p, "lv", why) if base is None else base) + p.b_lv
         if stat == "hp":
-            if p.spec.hp is None:
-                raise _Need(p, "hp", why)
-            return p.spec.hp + p.b_hp - p.damage
+            return (self.unknown(p, "hp", why) if p.spec.hp is None else p.spec.hp) + p.b_hp - p.damage
         if stat == "atk":
-            if p.spec.atk is None:
-                raise _Need(p, "atk", why)
-            return p.spec.atk + p.b_atk
-        if p.spec.cost is None:
-            raise _Need(p, "cost", why)
-        return p.spec.cost
+            return (self.unknown(p, "atk", why) if p.spec.atk is None else p.spec.atk) + p.b_atk
+        return self.unknown(p, "cost", why) if p.spec.cost is None else p.spec.cost
+
+    @staticmethod
+    def unknown(p: _P, stat: str, why: dict) -> int:
+        """A stat nobody gave, needed: the runner's probe when it follows that stat (engine/probe.py:
+        one value standing for a range), else the need stops the run (stat-unknown)."""
+        probe = PROBE.get()
+        if probe is not None and probe.matches(unknown_key(p.spec), stat):
+            return probe.value()
+        raise _Need(p, stat, why)
 
     def hp_or_none(self, p: _P) -> int | None:
         return None if p.spec.hp is None else p.spec.hp + p.b_hp - p.damage
@@ -322,7 +324,8 @@ class Engine:
             if needs:
                 # An unknown stat is needed only if the choice could matter: pieces that are
                 # mechanically identical (same card, state, stats, damage, changes) are interchangeable.
-                if len({self._mechanics(p) for p in g}) == 1:
+                mech = [self._mechanics(p) for p in g]  # compared, not hashed (a probed value: engine/probe.py)
+                if all(m == mech[0] for m in mech[1:]):
                     self.assume(("interchangeable", tuple(p.id for p in g)), choice="tiebreak-interchangeable",
                                 pieces=[p.id for p in g], stat=STATS[level], rule="interp.tiebreak.listing-order")
                     rec(g, 4)
@@ -333,7 +336,8 @@ class Engine:
                 if shared is None:  # else the comparison reads every tied piece's stat: each unknown one
                     raise _Need(*needs[0], more=tuple(needs[1:]))
                 vals = shared
-            for v in sorted({v for v, _ in vals}, reverse=True):
+            desc = sorted((v for v, _ in vals), reverse=True)
+            for v in [v for i, v in enumerate(desc) if i == 0 or v != desc[i - 1]]:  # distinct, by comparing
                 sub = [p for vv, p in vals if vv == v]
                 rec(sub, level + 1 if len(sub) > 1 else level)
                 if top_only and out:
@@ -1605,7 +1609,7 @@ def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | No
                 continue
             seen.add((p.id, stat))
             problems.append(Problem(scn.file, p.spec.line, f"{p.id}.{stat}", code="stat-unknown",
-                                    params={"piece": p.id, "label": p.spec.label, "stat": stat,
+                                    params={"piece": p.id, "label": p.spec.label, "card": p.spec.card, "stat": stat,
                                             "stat_name": STAT_KO[stat], "why": why}))
         raise DataError(problems) from None
     finally:

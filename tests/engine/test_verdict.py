@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
+from typer.testing import CliRunner
 
-from flamer_ref import verdict
-from flamer_ref import runner
+from flamer_ref import runner, verdict
+from flamer_ref.cli import app
 from flamer_ref.engine.turns import run_any
 from flamer_ref.scenario_files import load_any
 from flamer_ref.render import render
@@ -22,8 +22,15 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 HEAD = {"combat": "판정: ", "move": "판정: ", "victory": "판정: ", "field": "판정: ", "round": "판정: ", "game": "판정: "}
 
 
+class _Out:
+    def __init__(self, r):
+        self.returncode, self.stdout, self.stderr = r.exit_code, r.stdout, r.stderr
+
+
 def flamer(*args, stdin=None):
-    return flamer_fork.run(*args, cwd=ROOT, input=stdin, timeout=120)  # a real process, forked from a warm interpreter
+    """flamer in-process: these tests read what an answer says (the exit codes and streams of a real
+    process are tests/test_cli_hygiene.py's); paths are absolute, so the working folder does not matter."""
+    return _Out(CliRunner().invoke(app, list(args), input=stdin))
 
 
 def example_results(corpus):

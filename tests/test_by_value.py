@@ -74,12 +74,12 @@ GAME = {
 
 
 def _give(doc, card: str, stat: str, value: int) -> dict:
-    """The file with `stat: value` written on every piece of `card`."""
+    """The file with `stat: value` written on every piece of `card` that does not give it."""
     doc = copy.deepcopy(doc)
 
     def walk(o):
         if isinstance(o, dict):
-            if o.get("card") == card:
+            if o.get("card") == card and stat not in o:
                 o[stat] = value
             for v in o.values():
                 walk(v)

@@ -675,12 +675,11 @@ def by_value(scn, corpus, file: str, as_of: str | None, exc: DataError) -> dict 
     range is unbounded. Neighbouring ranges with the same verdict are one. None when this cannot be said:
     more than one unknown is needed, the run does what a probe cannot follow, another error stops a
     range, or it takes more than BY_VALUE_RUNS resolutions or gives more than BY_VALUE_RANGES verdicts."""
-    from .engine.probe import PROBE, Probe, Untracked
     from .engine.combat import STAT_KO
+    from .engine.probe import PROBE, Probe, Untracked, unknown_key
     from .engine.types import STAT_MIN
 
-    needs = {(("card", p.params["card"]) if p.params.get("card") else ("piece", p.params["piece"]), p.params["stat"])
-             for p in exc.problems}
+    needs = {(unknown_key(p.params.get("card"), p.params["piece"]), p.params["stat"]) for p in exc.problems}
     if len(needs) != 1:
         return None
     (key, stat), = needs

@@ -508,6 +508,16 @@ def _ended_places(res: dict, on_board: list[str]) -> list[str]:
             + list(res["removed"]))
 
 
+def _each_piece_once_at_the_end(res: dict) -> None:
+    """A round's or game's final state holds every piece of the result exactly once: on the board, a
+    prisoner, a fragment or removed."""
+    fin = res["final"]
+    on_board = [p["id"] for by_side in fin["cells"].values() for lst in by_side.values() for p in lst]
+    ended = _ended_places(fin, on_board)
+    _once(ended)
+    assert sorted(ended) == sorted(res["pieces"])
+
+
 # ------------------------------------------------------------------------- tests ----
 @fuzz(300)
 @given(doc=combat_doc())
@@ -571,11 +581,7 @@ def test_field_scenarios(doc):
 def test_round_scenarios(doc):
     for res in per_range(checked(doc)):
         assert res["kind"] == "round"
-        fin = res["final"]
-        on_board = [p["id"] for by_side in fin["cells"].values() for lst in by_side.values() for p in lst]
-        ended = _ended_places(fin, on_board)
-        _once(ended)
-        assert sorted(ended) == sorted(res["pieces"])
+        _each_piece_once_at_the_end(res)
         cells = doc.get("cells", doc.get("셀"))
         assert set(piece_ids(cells)) <= set(res["pieces"])
         assert len(res["pieces"]) >= n_pieces(cells)  # production only adds
@@ -586,11 +592,7 @@ def test_round_scenarios(doc):
 def test_game_scenarios(doc):
     for res in per_range(checked(doc)):
         assert res["kind"] == "game"
-        fin = res["final"]
-        on_board = [p["id"] for by_side in fin["cells"].values() for lst in by_side.values() for p in lst]
-        ended = _ended_places(fin, on_board)
-        _once(ended)
-        assert sorted(ended) == sorted(res["pieces"])  # no piece lost or made up across the rounds
+        _each_piece_once_at_the_end(res)  # no piece lost or made up across the rounds
         played = len(res["rounds"])
         assert 1 <= played <= res["rounds_written"]
         assert [r["round"] for r in res["rounds"]] == list(range(1, played + 1))

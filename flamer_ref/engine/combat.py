@@ -275,7 +275,7 @@ class Engine:
         """A stat nobody gave, needed: the runner's probe when it follows that stat (engine/probe.py:
         one value standing for a range), else the need stops the run (stat-unknown)."""
         probe = PROBE.get()
-        if probe is not None and probe.matches(unknown_key(p.spec), stat):
+        if probe is not None and probe.matches(unknown_key(p.spec.card, p.id), stat):
             return probe.value()
         raise _Need(p, stat, why)
 

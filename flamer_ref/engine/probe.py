@@ -20,6 +20,7 @@ from __future__ import annotations
 import operator
 from contextvars import ContextVar
 from fractions import Fraction
+from functools import partialmethod
 from math import ceil, floor
 
 
@@ -33,13 +34,11 @@ class Probe:
 
     def __init__(self, key: tuple[str, str], stat: str, x: int, lo: int, hi: int | None = None):
         self.key, self.stat, self.x, self.lo, self.hi = key, stat, x, lo, hi
-        self.read = False  # did the run read the value at all
 
     def matches(self, key: tuple[str, str], stat: str) -> bool:
         return key == self.key and stat == self.stat
 
     def value(self) -> "Lin":
-        self.read = True
         return Lin(self, 1, 0)
 
     def pin(self) -> None:
@@ -70,10 +69,10 @@ class Probe:
         return truth
 
 
-def unknown_key(spec) -> tuple[str, str]:
+def unknown_key(card: str | None, piece: str) -> tuple[str, str]:
     """Whose unknown stat: a card's (every piece of it shares the value), or a piece's own (a piece the
-    file names without a card)."""
-    return ("card", spec.card) if spec.card else ("piece", spec.id)
+    file names without a card). The engine keys the probe by it, the runner the stat-unknown problem."""
+    return ("card", card) if card else ("piece", piece)
 
 
 #: which probe the engine's stat() reads for an unknown stat (None: none; the engine asks as before)
@@ -106,26 +105,25 @@ class Lin(int):
             return 0, int.__int__(other)
         return None
 
-    # ---- arithmetic that keeps the form
-    def __add__(self, other):
+    def _with(self, other, fn):
+        """fn(a, b) of the other operand's form; NotImplemented for a type that is not a number here
+        (Python then tries the other side), Untracked for a float or a complex."""
         f = self._form(other)
         if f is None:
             return _untracked() if isinstance(other, (float, complex)) else NotImplemented
-        return Lin.make(self.probe, self.a + f[0], self.b + f[1])
+        return fn(*f)
+
+    # ---- arithmetic that keeps the form
+    def __add__(self, other):
+        return self._with(other, lambda a, b: Lin.make(self.probe, self.a + a, self.b + b))
 
     __radd__ = __add__
 
     def __sub__(self, other):
-        f = self._form(other)
-        if f is None:
-            return _untracked() if isinstance(other, (float, complex)) else NotImplemented
-        return Lin.make(self.probe, self.a - f[0], self.b - f[1])
+        return self._with(other, lambda a, b: Lin.make(self.probe, self.a - a, self.b - b))
 
     def __rsub__(self, other):
-        f = self._form(other)
-        if f is None:
-            return _untracked() if isinstance(other, (float, complex)) else NotImplemented
-        return Lin.make(self.probe, f[0] - self.a, f[1] - self.b)
+        return self._with(other, lambda a, b: Lin.make(self.probe, a - self.a, b - self.b))
 
     def __neg__(self):
         return Lin.make(self.probe, -self.a, -self.b)
@@ -181,28 +179,14 @@ class Lin(int):
 
     # ---- comparisons: answered for x, the interval narrowed to where they answer the same
     def _cmp(self, other, op):
-        f = self._form(other)
-        if f is None:
-            return _untracked() if isinstance(other, (float, complex)) else NotImplemented
-        return self.probe.keep(self.a - f[0], self.b - f[1], op)
+        return self._with(other, lambda a, b: self.probe.keep(self.a - a, self.b - b, op))
 
-    def __lt__(self, other):
-        return self._cmp(other, operator.lt)
-
-    def __le__(self, other):
-        return self._cmp(other, operator.le)
-
-    def __gt__(self, other):
-        return self._cmp(other, operator.gt)
-
-    def __ge__(self, other):
-        return self._cmp(other, operator.ge)
-
-    def __eq__(self, other):
-        return self._cmp(other, operator.eq)
-
-    def __ne__(self, other):
-        return self._cmp(other, operator.ne)
+    __lt__ = partialmethod(_cmp, op=operator.lt)
+    __le__ = partialmethod(_cmp, op=operator.le)
+    __gt__ = partialmethod(_cmp, op=operator.gt)
+    __ge__ = partialmethod(_cmp, op=operator.ge)
+    __eq__ = partialmethod(_cmp, op=operator.eq)
+    __ne__ = partialmethod(_cmp, op=operator.ne)
 
     def __bool__(self):
         return self.probe.keep(self.a, self.b, operator.ne)

@@ -895,7 +895,12 @@ def validate(
         from .checks import validate_tree
         from .errors import DataError
 
+        from .corpus import citing
+
         got = validate_tree(data, write_numbers=write_numbers)
+        with citing(got.corpus):  # a problem cites the clause numbers of the tree it was found in
+            for p in got.problems:
+                p.message  # noqa: B018 - worded now, from that tree's data (a problem keeps its words)
         if got.numbers_written is not None:
             sys.stderr.write(render.render("cli/numbers_written.txt.j2", data=got.numbers_written))
         if got.problems:  # every problem of validate: {"ok": false, "problems": […]} under --json

@@ -14,6 +14,8 @@ import re
 import zlib
 import os
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -484,6 +486,28 @@ def _valid_corpus(data, root: Path) -> bool:
         if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, dict) for k, v in table.items()):
             return False
     return bool(data["clauses"])
+
+
+#: the corpus a message made without a corpus at hand cites from (render.rule_no's clause number,
+#: render.cost_verb's word) while `citing` is in effect; otherwise the default data tree's (load()). So a
+#: cited number always agrees with the data the answer came from — never with rules/numbers.lock.yaml,
+#: which only `flamer validate` compares against.
+_CITING: "ContextVar[Corpus | None]" = ContextVar("flamer_citing", default=None)
+
+
+@contextmanager
+def citing(corpus: "Corpus | None"):
+    """Within this block, messages cite from `corpus` (`flamer validate --data`: that tree's numbers)."""
+    token = _CITING.set(corpus)
+    try:
+        yield corpus
+    finally:
+        _CITING.reset(token)
+
+
+def in_use() -> "Corpus | None":
+    """The corpus `citing` names, or None (then the default data tree's)."""
+    return _CITING.get()
 
 
 def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:

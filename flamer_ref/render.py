@@ -227,55 +227,58 @@ def _pad(text, width):
     return text + " " * max(0, width - display_width(text))
 
 
-@lru_cache(maxsize=1)
-def _bundled_yaml(rel: str):
-    """A data file read for wording only (a number to cite, a verb): parsed plainly, None when it cannot be
-    read. Not through yamlio's input gate — that module reports through errors, which words its problems
-    here (an import cycle); `flamer validate` and the corpus check these files."""
-    from .paths import data_root
+def _corpus_in_use():
+    """The corpus the answer came from: the one `corpus.citing` names (validate --data), else the default
+    data tree's (FLAMER_DATA, the bundled data, the calculator's prebuilt data); None when no data can be
+    loaded (wording then falls back to the plain form: 조항 <id>, 파괴)."""
+    from .corpus import in_use, load
+    from .errors import DataError
 
-    try:
-        import yaml
-
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        with open(data_root() / rel, encoding="utf-8") as fh:
-            return yaml.load(fh, Loader=loader)  # noqa: S506 - a safe loader
-    except Exception:  # noqa: BLE001 - wording falls back to the plain form (조항 <id>, 파괴)
-        return None
-
-
-@lru_cache(maxsize=1)
-def _locked_numbers() -> dict:
-    """Clause id → its number, from the lock file (rules/numbers.lock.yaml): a message that names a rule
-    without a corpus at hand (a problem, a refused one-line fight) gives its number, as players cite it."""
-    doc = _bundled_yaml("rules/numbers.lock.yaml")
-    numbers = doc.get("numbers") if isinstance(doc, dict) else None
-    return {k: v for k, v in numbers.items() if isinstance(v, str)} if isinstance(numbers, dict) else {}
+    got = in_use()
+    if got is None:
+        try:
+            got = load()
+        except (DataError, OSError):
+            return None
+    return got
 
 
 def rule_no(cid: str) -> str:
-    """'조항 4.8' for a clause id ('조항 move.limit' only when the lock does not number it)."""
-    return f"조항 {_locked_numbers().get(cid) or cid}"
+    """'조항 4.8' for a clause id, numbered by the loaded data itself (a message that names a rule without
+    a corpus at hand: a problem, a refused one-line fight) — the number `flamer rule` gives, whatever
+    rules/numbers.lock.yaml says; '조항 move.limit' only when the data has no such clause."""
+    corpus = _corpus_in_use()
+    rec = corpus.clauses.get(cid) if corpus is not None else None
+    return f"조항 {(rec or {}).get('number') or cid}"
 
 
-@lru_cache(maxsize=1)
-def _cost_verbs() -> dict:
+def _cost_verbs(corpus) -> dict:
     """Card → how the rulebook words paying its cost: 헌납 where the card's cost is worded so in
     cards/effects.yaml (`choose: {cost: 헌납할 …}` — 진내폭격, 피 땀 눈물; the pages say '진내폭격의 헌납'),
-    else 파괴 (기폭의 개미 파괴, 폭약 파괴)."""
-    doc = _bundled_yaml("cards/effects.yaml")
-    out = {}
+    else 파괴 (기폭의 개미 파괴, 폭약 파괴). Read once per corpus, through the data layer's gate."""
+    got = corpus.__dict__.get("_cost_verbs")
+    if got is not None:
+        return got
+    from .errors import DataError
+
+    try:
+        doc, _name = corpus.effects_document()
+    except (DataError, OSError):
+        doc = None
+    got = {}
     for item in (doc.get("effects") if isinstance(doc, dict) else None) or []:
         choose = item.get("choose") if isinstance(item, dict) else None
         phrase = choose.get("cost") if isinstance(choose, dict) else None
         if isinstance(phrase, str) and phrase.startswith("헌납") and isinstance(item.get("card"), str):
-            out[item["card"]] = "헌납"
-    return out
+            got[item["card"]] = "헌납"
+    corpus.__dict__["_cost_verbs"] = got
+    return got
 
 
 def cost_verb(card) -> str:
     """'헌납' or '파괴': the rulebook's word for paying `card`'s cost (a piece destroyed as the cost)."""
-    return _cost_verbs().get(card, "파괴") if isinstance(card, str) else "파괴"
+    corpus = _corpus_in_use() if isinstance(card, str) else None
+    return _cost_verbs(corpus).get(card, "파괴") if corpus is not None else "파괴"
 
 
 def cost_cards(data) -> dict:
@@ -324,7 +327,7 @@ def environment():
     env.filters["yaml_comment"] = _yaml_comment  # every value written into a YAML comment goes through it
     env.globals["cost_verb"] = cost_verb  # 진내폭격의 헌납, 기폭의 개미 파괴
     env.globals["cost_cards"] = cost_cards  # piece paid as a cost → its declaration's card
-    env.globals["rule_no"] = rule_no  # '조항 4.8' for an id, in messages made without a corpus
+    env.globals["rule_no"] = rule_no  # '조항 4.8' for an id (the loaded data's number), in messages made without a corpus
     env.globals["diagram"] = _diagram
     env.globals["verdict"] = _verdict
     env.globals["game_round"] = game_round_view  # one round of a game in kind round's shape

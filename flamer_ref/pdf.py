@@ -167,25 +167,54 @@ def _joinable(a: str, b: str) -> bool:
     return bool(_IS_JOINABLE.match(a) and _IS_JOINABLE.match(b) and (_IS_HANGUL.match(a) or _IS_HANGUL.match(b)))
 
 
+#: a word longer than this (characters, between spaces) is never made one unbreakable run: no line of the
+#: book is that narrow, so it is a run without spaces that would go past the page's edge (a hostile or
+#: mistyped FAQ answer). It may break anywhere instead (LONG_CLASS). The bundled book's longest word is 28.
+LONG_WORD = 30
+#: the class of the span around such a word; pdf_stylesheet gives it `word-break: break-all`
+LONG_CLASS = "flamer-long-word"
+_SPACES = re.compile(r"(\s+)")
+
+
+def _join_text(text: str) -> tuple[str, int, int]:
+    """One text between tags with its Korean words joined (keep_words), a word longer than LONG_WORD
+    wrapped in a span that may break anywhere instead; and the lengths of its first and last words (0
+    where it begins or ends with a space)."""
+    parts = _SPACES.split(text)  # the even parts are words (or ''), the odd ones spaces
+    first, last = len(parts[0]), len(parts[-1])
+    for k in range(0, len(parts), 2):
+        word = parts[k]
+        parts[k] = (f'<span class="{LONG_CLASS}">{word}</span>' if len(word) > LONG_WORD
+                    else _JOIN_RE.sub(WORD_JOINER, word))
+    return "".join(parts), first, last
+
+
 def keep_words(html: str) -> str:
     """The HTML with U+2060 WORD JOINER between neighbouring characters of every word that has Hangul
     in it (a word: what lies between spaces), so a renderer without `word-break: keep-all` breaks
     lines only between words. Only text is touched (not tags, attributes, entities, or the text of
     script/style/svg/math); a word that runs on across inline tags (`<b>수호방패</b>(전투)`) is joined
-    across them. Used for the PDF only: `flamer book --format html` is not changed."""
+    across them. A word longer than any line (LONG_WORD) is not joined but put in a span that may break
+    anywhere (`word-break: break-all`, pdf_stylesheet), so it wraps inside the page instead of running
+    past its edge; one that grows that long across inline tags is not joined across them. Used for the
+    PDF only: `flamer book --format html` is not changed."""
     out: list[str] = []
     pos = 0
     carry = ""  # the last character of the text before, when only inline tags lie between
+    carry_len = 0  # and the length of the word it ends
     n = len(html)
     while pos < n:
         m = _TAG_RE.search(html, pos)
         end = m.start() if m else n
         if end > pos:
-            text = _JOIN_RE.sub(WORD_JOINER, html[pos:end])
-            if carry and _joinable(carry, text[0]):
+            raw = html[pos:end]
+            text, first, last = _join_text(raw)
+            if carry and _joinable(carry, raw[0]) and carry_len + first <= LONG_WORD:
                 out.append(WORD_JOINER)
+                if last == len(raw):  # the whole text goes on with the word before
+                    last += carry_len
             out.append(text)
-            carry = text[-1]
+            carry, carry_len = raw[-1], last
         if not m:
             break
         tag = m.group(0)
@@ -197,7 +226,7 @@ def keep_words(html: str) -> str:
         name = name_m.group(1).lower() if name_m else ""
         if name in _INLINE:
             continue
-        carry = ""
+        carry, carry_len = "", 0
         if name in _RAW and not tag.startswith("</") and not tag.rstrip(">").rstrip().endswith("/"):
             stop = _raw_end(html, pos, name)
             body = html[pos:stop]
@@ -396,6 +425,8 @@ def pdf_stylesheet(facts: DocumentFacts, font: KoreanFont) -> str:
         # it at the end of a full line ("맞대응에" / "도"); with every Korean word one run of word joiners,
         # normal wrapping is what keeps them whole (code keeps its word-break: break-all)
         "* { overflow-wrap: normal !important; }",
+        # a word longer than any line (keep_words: LONG_WORD) wraps anywhere rather than leave the page
+        f".{LONG_CLASS} {{ word-break: break-all !important; }}",
         "h1, h2, h3, h4, h5, h6 { break-after: avoid; }",
         "p, li, dd { orphans: 2; widows: 2; }",
         "figure, svg, tr, pre, blockquote { break-inside: avoid; }",

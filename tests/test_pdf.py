@@ -868,3 +868,54 @@ def test_a_picture_that_would_leave_its_page_half_empty_is_drawn_smaller(tmp_pat
     pages = pdf.html_to_pdf(doc(125, 255), out)
     fills = page_fills(out, 1, pages, 20, 20, 18)
     assert pages == 2 and fills[1] < 0.5, (pages, fills)
+
+
+# ------------------------------------------- a word longer than any line ----
+LONG_RUN = "가나다라마바사아자차" * 20  # 200 syllables, no space: a mistyped or hostile FAQ answer
+
+
+def words_past_the_edge(path: Path, margin_pt: float) -> list[str]:
+    """The words of a PDF that reach into its right margin (or beyond the page)."""
+    xml = poppler("pdftotext", path, "-enc", "UTF-8", "-bbox")
+    out = []
+    for width, body in re.findall(r'<page width="([\d.]+)"[^>]*>(.*?)</page>', xml, re.S):
+        out += [w for x1, w in re.findall(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)"[^>]*>(.*?)</word>', body)
+                if float(x1) > float(width) - margin_pt + 1]
+    return out
+
+
+def test_a_korean_run_longer_than_a_line_wraps_inside_the_page(tmp_path):
+    """Issue 25 fault 18: the word joiners made a 200-syllable run one unbreakable word that ran past the
+    page's edge and was cut off. It now wraps inside the text area, every syllable still printed, and the
+    ordinary words around it still break only between words."""
+    need_engine()
+    need_poppler()
+    data = tmp_path / "data"
+    for sub in ("rules", "cards"):
+        shutil.copytree(Path(__file__).resolve().parent.parent / sub, data / sub)
+    faq = data / "rules" / "faq.yaml"
+    text = faq.read_text(encoding="utf-8")
+    assert "    없습니다. 전투 결과는" in text
+    faq.write_text(text.replace("    없습니다. 전투 결과는", f"    없습니다. {LONG_RUN} 전투 결과는", 1), encoding="utf-8")
+    out = tmp_path / "faq.pdf"
+    r = subprocess.run([sys.executable, "-m", "flamer_ref", "faq", "--format", "pdf", "-o", str(out)],
+                       capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "FLAMER_DATA": str(data), "PYTHONIOENCODING": "utf-8"})
+    assert r.returncode == 0, r.stderr
+    html = subprocess.run([sys.executable, "-m", "flamer_ref", "faq", "--format", "html"], capture_output=True,
+                          text=True, env={**os.environ, "FLAMER_DATA": str(data), "PYTHONIOENCODING": "utf-8"}).stdout
+    assert not words_past_the_edge(out, page_margins_pt(html)[1])
+    assert LONG_RUN in "".join(poppler("pdftotext", out, "-enc", "UTF-8").split())  # nothing cut off
+    words = source_words(html.replace(LONG_RUN, ""))
+    assert not mid_word_breaks(out, words)
+
+
+def test_keep_words_puts_a_long_run_in_a_span_that_may_break():
+    short = "수호방패"
+    out = pdf.keep_words(f"<p>{short} {LONG_RUN} <b>{LONG_RUN[:20]}</b>{LONG_RUN[:20]} 끝</p>")
+    assert f'<span class="{pdf.LONG_CLASS}">{LONG_RUN}</span>' in out  # no joiner inside it
+    assert WJ.join(short) in out
+    # a word that grows past the limit across an inline tag is not joined across the tag
+    assert f"</b>{WJ}" not in out and f"{WJ.join(LONG_RUN[:20])}</b>{WJ.join(LONG_RUN[:20])}" in out
+    assert len(pdf.keep_words("가" * pdf.LONG_WORD).replace(WJ, "")) == pdf.LONG_WORD  # up to the limit: joined
+    assert pdf.LONG_CLASS not in pdf.keep_words("가" * pdf.LONG_WORD)

@@ -1,0 +1,125 @@
+"""Issue 25, what the tool writes, serves and fetches (faults 1, 4, 5, 10, 12, 13, 14, 17 and the smaller
+ones of the same pass). Each test is the fault's reproduction.
+
+1. `-o FILE` / `--save FILE` wrote in place: a write that failed part-way (disk full, quota, file-size
+   limit) left the old file truncated (820,160 → 65,536 bytes). Now a temp file beside it is renamed
+   over it: the old file stays whole and the message says so. Reproduced with a real file-size limit
+   (RLIMIT_FSIZE, SIGXFSZ ignored) in a process of its own.
+4. `validate --write-numbers` followed a symbolic link at rules/ and wrote the lock outside the tree.
+5. `--serve` followed links inside the site folder, listed folders and answered any Host header.
+10. A FIFO at rules/numbers.lock.yaml kept `validate --write-numbers` waiting for ever.
+12. The registry download had a timeout per read only: a byte now and then kept `flamer site` waiting.
+13. `--serve` printed a traceback for GET /%00 and for every client that reset its connection.
+14. A folder name of 300 bytes ended in the catch-all 내부 오류.
+17. A card name too long for a file name (89 syllables) stopped `flamer site` half-way, and the folder it
+    left had no file list, so the next build into it was refused.
+Smaller: a local .tgz failing its check was called a download; untranslated OS errors; `flamer book |
+head -1` said "핸드북을 썼습니다" and exited 0.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import stat
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+import flamer_fork
+from conftest import write_minimal_corpus
+from inprocess import clean_error, invoke
+
+from flamer_ref import siteengine
+from flamer_ref.errors import os_reason
+from flamer_ref.site import MARKER, card_slug
+
+ROOT = Path(__file__).resolve().parent.parent
+#: a bound that only catches a hang (the tests themselves take a second or two)
+HANG = 60
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+
+
+def limited_run(args, limit: int, env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
+    """`python -m flamer_ref ARGS` in a process whose files may not grow past `limit` bytes (RLIMIT_FSIZE;
+    SIGXFSZ ignored, so a write past it fails with EFBIG as a full disk fails with ENOSPC). No cache."""
+
+    def limit_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    full_env = {**os.environ, "FLAMER_CACHE_DIR": "", "PYTHONIOENCODING": "utf-8", **(env or {})}
+    full_env.pop("FLAMER_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
+                          env=full_env, cwd=cwd or ROOT, preexec_fn=limit_files, timeout=HANG)
+
+
+def temp_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp") or p.name.startswith(".flamer-"))
+
+
+# ------------------------------------------------------- 1: -o and --save ----
+def test_o_that_fails_part_way_leaves_the_old_file_whole(tmp_path):
+    out = tmp_path / "existing.md"
+    old = ("지난번 FAQ 페이지\n" * 12000).encode("utf-8")  # 300 KB: the new page (11 KB) is not near it
+    out.write_bytes(old)
+    p = limited_run(["faq", "--format", "md", "-o", str(out)], limit=4096)
+    assert p.returncode == 1, p.stderr
+    assert out.read_bytes() == old  # was: 4,096 bytes of the new page, the rest of the old one lost
+    assert "쓰지 못했습니다 (파일 크기 한도를 넘었습니다)" in p.stderr and "원래 파일은 그대로입니다" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr and "내부 오류" not in p.stderr and "썼습니다:" not in p.stderr
+    assert temp_files(tmp_path) == []
+
+
+def test_save_that_fails_part_way_leaves_the_old_scenario_whole(tmp_path):
+    saved = tmp_path / "fight.yaml"
+    old = b"# my scenario\n" + b"kind: combat\n" * 150
+    saved.write_bytes(old)
+    p = limited_run(["fight", "수문장 vs 개미(lv1 hp2 atk1)", "--save", str(saved)], limit=100)
+    assert p.returncode == 1, p.stderr
+    assert saved.read_bytes() == old  # was: truncated (0 bytes on a full disk)
+    assert "--save" in p.stderr and "원래 파일은 그대로입니다" in p.stderr, p.stderr
+    assert "저장했습니다" not in p.stderr and "Traceback" not in p.stderr
+    assert temp_files(tmp_path) == []
+
+
+def test_a_new_file_that_cannot_be_written_is_not_left_half_written(tmp_path):
+    out = tmp_path / "new.md"
+    p = limited_run(["faq", "--format", "md", "-o", str(out)], limit=4096)
+    assert p.returncode == 1 and "파일을 만들지 않았습니다" in p.stderr, p.stderr
+    assert not out.exists() and temp_files(tmp_path) == []
+
+
+def test_replacing_keeps_the_permission_bits_and_a_long_name_fits(tmp_path):
+    out = tmp_path / "faq.md"
+    out.write_text("old", encoding="utf-8")
+    out.chmod(0o640)
+    r = invoke("faq", "--format", "md", "-o", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert out.read_text(encoding="utf-8").startswith("# ") and stat.S_IMODE(out.stat().st_mode) == 0o640
+    # a target whose name is near the 255-byte limit: the temp file beside it gets a name that fits too
+    long = tmp_path / ("가" * 80 + ".md")  # 243 bytes
+    r = invoke("faq", "--format", "md", "-o", str(long))
+    assert r.exit_code == 0, r.stderr
+    assert long.read_text(encoding="utf-8").startswith("# ") and temp_files(tmp_path) == []
+
+
+# ---------------------------------------------------------- smaller ones ----
+@pytest.mark.parametrize("name", ["ELOOP", "EFBIG", "EIO", "ENOSPC", "EDQUOT", "ENAMETOOLONG"])
+def test_os_errors_are_said_in_korean(name):
+    if not hasattr(errno, name):
+        pytest.skip(f"no {name} on this system")
+    said = os_reason(OSError(getattr(errno, name), "English strerror"))
+    assert re.search("[가-힣]", said) and "운영체제 오류" not in said and name not in said, said

@@ -116,6 +116,36 @@ def test_replacing_keeps_the_permission_bits_and_a_long_name_fits(tmp_path):
     assert long.read_text(encoding="utf-8").startswith("# ") and temp_files(tmp_path) == []
 
 
+# -------------------------------------------------- 4, 10: the number lock ----
+def test_write_numbers_refuses_a_symlinked_rules_folder(tmp_path):
+    outside = tmp_path / "outside"
+    write_minimal_corpus(outside)
+    tree = tmp_path / "T"
+    tree.mkdir()
+    (tree / "rules").symlink_to(Path("..") / "outside" / "rules")  # T/rules -> ../outside/rules
+    shutil.copytree(outside / "cards", tree / "cards")
+    before = sorted(os.listdir(outside / "rules"))
+    r = invoke("validate", "--data", str(tree), "--write-numbers")
+    clean_error(r, "rules/", "심볼릭 링크")
+    assert sorted(os.listdir(outside / "rules")) == before  # no lock, no temp file written outside the tree
+    assert not (outside / "rules" / "numbers.lock.yaml").exists()
+
+
+@needs_fifo
+@pytest.mark.parametrize("write", [True, False])
+def test_a_fifo_at_the_number_lock_is_refused_never_waited_on(tmp_path, write):
+    tree = write_minimal_corpus(tmp_path / "data")
+    lock = tree.root / "rules" / "numbers.lock.yaml"
+    os.mkfifo(lock)
+    args = ["validate", "--data", str(tree.root)] + (["--write-numbers"] if write else [])
+    env = {**os.environ, "FLAMER_CACHE_DIR": "", "PYTHONIOENCODING": "utf-8"}
+    p = flamer_fork.run(*args, env=env, timeout=HANG)  # was: waited for ever (with --write-numbers)
+    assert p.returncode == 1, p.stderr
+    assert "numbers.lock.yaml" in p.stderr and "FIFO" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    assert stat.S_ISFIFO(os.lstat(lock).st_mode)  # neither read nor replaced
+    assert temp_files(lock.parent) == []
+
+
 # ---------------------------------------------------------- smaller ones ----
 @pytest.mark.parametrize("name", ["ELOOP", "EFBIG", "EIO", "ENOSPC", "EDQUOT", "ENAMETOOLONG"])
 def test_os_errors_are_said_in_korean(name):

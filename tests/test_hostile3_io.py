@@ -146,6 +146,97 @@ def test_a_fifo_at_the_number_lock_is_refused_never_waited_on(tmp_path, write):
     assert temp_files(lock.parent) == []
 
 
+# ----------------------------------------------------------- 5, 13: serve ----
+def http(port: int, path: str, host: str | None = "127.0.0.1", extra: str = "") -> tuple[int, dict, bytes]:
+    """One raw request (HTTP/1.0, `extra` header lines); (status, headers, body)."""
+    head = f"GET {path} HTTP/1.0\r\n" + (f"Host: {host}\r\n" if host is not None else "") + extra + "\r\n"
+    with socket.create_connection(("127.0.0.1", port), timeout=HANG) as s:
+        s.sendall(head.encode("latin-1"))
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    top, _, body = data.partition(b"\r\n\r\n")
+    lines = top.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), headers, body
+
+
+def _handlers_done() -> bool:
+    return not any("process_request" in t.name for t in threading.enumerate())
+
+
+@pytest.fixture
+def served(tmp_path):
+    site, outside = tmp_path / "site", tmp_path / "outside"
+    (site / "cards").mkdir(parents=True)
+    (site / "assets").mkdir()
+    outside.mkdir()
+    (site / "index.html").write_text("<p>목차</p>", encoding="utf-8")
+    (site / "cards" / "index.html").write_text("<p>카드</p>", encoding="utf-8")
+    (site / "assets" / "site.css").write_text("body{}", encoding="utf-8")
+    (site / "big.bin").write_bytes(b"\0" * (16 * 1024 * 1024))
+    (outside / "hostname").write_text("SECRET-HOST", encoding="utf-8")
+    (site / "leak").symlink_to(outside)  # site/leak -> a folder outside (as site/leak -> /etc)
+    (site / "page.html").symlink_to(outside / "hostname")
+    server = siteengine.make_server(str(site), 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield {"port": server.server_address[1], "site": site}
+    server.shutdown()
+    server.server_close()
+
+
+def test_serve_keeps_to_regular_files_inside_the_folder(served):
+    port = served["port"]
+    for path in ("/leak/hostname", "/page.html", "/leak/", "/leak"):
+        status, _, body = http(port, path)
+        assert status == 404 and b"SECRET-HOST" not in body, (path, status)
+    status, _, body = http(port, "/assets/")  # a folder without index.html: no listing
+    assert status == 404 and b"site.css" not in body and b"Directory listing" not in body
+    assert http(port, "/cards/")[:1] == (200,) and "카드".encode() in http(port, "/cards/")[2]
+    status, headers, _ = http(port, "/cards")
+    assert status == 301 and headers["Location"] == "/cards/"
+    status, headers, _ = http(port, "//cards")  # never a redirect to another host (//cards/)
+    assert status == 301 and headers["Location"] == "/cards/"
+    assert http(port, "/index.html")[0] == 200 and http(port, "/")[0] == 200
+    assert http(port, "/index.html/")[0] == 404
+    # a browser's copy still current is not sent again (what SimpleHTTPRequestHandler did)
+    assert http(port, "/index.html", extra="If-Modified-Since: Fri, 01 Jan 2100 00:00:00 GMT\r\n")[0] == 304
+    assert http(port, "/index.html", extra="If-Modified-Since: Mon, 01 Jan 1990 00:00:00 GMT\r\n")[0] == 200
+
+
+def test_serve_answers_only_this_computers_names(served):
+    port = served["port"]
+    for host in (f"127.0.0.1:{port}", "127.0.0.1", f"localhost:{port}", "LOCALHOST"):
+        assert http(port, "/index.html", host)[0] == 200, host
+    for host in ("evil.example", f"evil.example:{port}", "127.0.0.1.nip.io", "localhost.evil.example", ""):
+        status, _, body = http(port, "/index.html", host)
+        assert status == 421 and "목차".encode() not in body, host  # a DNS-rebound page reads nothing
+    assert http(port, "/index.html", None)[0] == 421  # no Host at all
+
+
+def test_serve_never_prints_a_traceback(served, capfd):
+    port = served["port"]
+    status, _, _ = http(port, "/%00")
+    assert status == 400
+    assert http(port, "/a%00b.html")[0] == 400
+    for _ in range(3):  # clients that reset their connection mid-download
+        s = socket.create_connection(("127.0.0.1", port), timeout=HANG)
+        s.sendall(b"GET /big.bin HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        assert s.recv(1024).startswith(b"HTTP/1.0 200")
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        s.close()
+    end = time.monotonic() + HANG
+    while not _handlers_done() and time.monotonic() < end:
+        time.sleep(0.02)
+    assert http(port, "/index.html")[0] == 200  # still serving
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Exception" not in err and "Error" not in err, err
+
+
 # ---------------------------------------------------------- smaller ones ----
 @pytest.mark.parametrize("name", ["ELOOP", "EFBIG", "EIO", "ENOSPC", "EDQUOT", "ENAMETOOLONG"])
 def test_os_errors_are_said_in_korean(name):

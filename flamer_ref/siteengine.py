@@ -56,7 +56,11 @@ PYTHON_SITE = "/lib/python3.14/site-packages"
 DEFAULT_REGISTRY = "https://registry.npmjs.org/"
 #: the largest tarball read (the pinned one is 6.5 MB)
 TARBALL_MAX_BYTES = 64 * 1024 * 1024
+#: seconds each read from the registry may wait
 DOWNLOAD_TIMEOUT = 60
+#: seconds the whole download may take (6.5 MB: at least some 22 KB/s); then the site is built without
+#: the engine and the message says to give the file (--pyodide) or try again
+DOWNLOAD_DEADLINE = 300
 #: import names of the runtime dependencies whose .py files go into the engine zip (from their
 #: installed distributions' file lists, so a wheel install works as a checkout does); `_yaml` (PyYAML's
 #: C shim) stays out: yaml falls back to its pure-Python loader
@@ -139,15 +143,16 @@ def _from_folder(folder: Path) -> dict[str, bytes]:
     return files
 
 
-def check_integrity(data: bytes, integrity: str = PYODIDE_INTEGRITY) -> None:
-    """Raise _Refused unless data has the npm integrity given (sha512-<base64>)."""
+def check_integrity(data: bytes, integrity: str = PYODIDE_INTEGRITY, what: str = "내려받은 파일") -> None:
+    """Raise _Refused unless data has the npm integrity given (sha512-<base64>); `what` names the data
+    in the reason (내려받은 파일, or the .tgz the user gave)."""
     import base64
     import hashlib
 
     algo, _, want = integrity.partition("-")
     got = base64.b64encode(hashlib.new(algo, data).digest()).decode("ascii")
     if got != want:
-        raise _Refused(f"내려받은 파일의 무결성({algo})이 고정된 값과 다릅니다")
+        raise _Refused(f"{what}의 무결성({algo})이 npm의 pyodide@{PYODIDE_VERSION} 압축 파일에 고정된 값과 다릅니다")
 
 
 def files_from_tarball(data: bytes) -> dict[str, bytes]:
@@ -193,7 +198,7 @@ def _from_tarball_file(path: Path) -> dict[str, bytes]:
         raise _Refused(os_reason(exc)) from None
     if len(data) > TARBALL_MAX_BYTES:
         raise _Refused("파일이 너무 큽니다")
-    check_integrity(data)
+    check_integrity(data, what="이 .tgz 파일")
     return files_from_tarball(data)
 
 
@@ -268,7 +273,11 @@ def registry_url() -> str:
 
 def download(url: str | None = None) -> dict[str, bytes]:
     """The pinned tarball from the npm registry, checked (integrity) and read (files_from_tarball).
-    Raises _Refused with the Korean reason."""
+    Raises _Refused with the Korean reason. The whole download (name lookup, connection, headers,
+    body) has DOWNLOAD_DEADLINE seconds, not only each read its DOWNLOAD_TIMEOUT: a registry that
+    sends a byte now and then would otherwise keep `flamer site` waiting for ever. It runs in a
+    thread of its own, given up (told to stop at its next read) when the deadline passes."""
+    import threading
     import urllib.error
     import urllib.request
 
@@ -276,19 +285,61 @@ def download(url: str | None = None) -> dict[str, bytes]:
     if not url.startswith(("https://", "http://")):
         raise _Refused(f"npm 레지스트리 주소가 http(s)가 아닙니다: {url[:80]}")
     req = urllib.request.Request(url, headers={"User-Agent": "flamer_ref (flamer site)", "Accept": "application/octet-stream"})
-    try:
-        with urllib.request.urlopen(req, timeout=DOWNLOAD_TIMEOUT) as res:  # noqa: S310 - http(s) only, checked above
-            data = res.read(TARBALL_MAX_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise _Refused(f"npm 레지스트리가 HTTP {exc.code}로 답했습니다") from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    deadline = DOWNLOAD_DEADLINE
+    stop = threading.Event()
+    got: dict = {}
+
+    def fetch() -> None:
+        try:
+            got["data"] = _fetch(req, min(DOWNLOAD_TIMEOUT, deadline), stop)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, said there
+            got["error"] = exc
+
+    worker = threading.Thread(target=fetch, name="flamer-download", daemon=True)
+    worker.start()
+    worker.join(deadline)
+    if worker.is_alive():
+        stop.set()  # the thread ends at its next read; nothing waits for it
+        raise _Refused(f"npm 레지스트리에서 내려받는 데 너무 오래 걸려 {_seconds(deadline)} 만에 그만두었습니다")
+    exc = got.get("error")
+    if isinstance(exc, urllib.error.HTTPError):
+        raise _Refused(f"npm 레지스트리가 HTTP {exc.code}로 답했습니다")
+    if isinstance(exc, (urllib.error.URLError, OSError, ValueError)):
         reason = getattr(exc, "reason", exc)
         why = os_reason(reason) if isinstance(reason, OSError) and reason.errno else "네트워크에 닿지 않음"
-        raise _Refused(f"npm 레지스트리에서 내려받지 못했습니다 ({why})") from None
+        raise _Refused(f"npm 레지스트리에서 내려받지 못했습니다 ({why})")
+    if exc is not None:
+        raise exc
+    data = got["data"]
     if len(data) > TARBALL_MAX_BYTES:
         raise _Refused("내려받은 파일이 너무 큽니다")
-    check_integrity(data)
+    check_integrity(data, what="내려받은 파일")
     return files_from_tarball(data)
+
+
+def _fetch(req, timeout: float, stop) -> bytes:
+    """The body of req, read a piece at a time (each read at most `timeout` seconds; read1: one receive,
+    not a wait for a full buffer), at most TARBALL_MAX_BYTES + 1 bytes; stops when `stop` is set."""
+    import urllib.request
+
+    parts, size = [], 0
+    with urllib.request.urlopen(req, timeout=timeout) as res:  # noqa: S310 - http(s) only, checked by download
+        while size <= TARBALL_MAX_BYTES and not stop.is_set():
+            chunk = res.read1(min(1 << 16, TARBALL_MAX_BYTES + 1 - size))
+            if not chunk:
+                break
+            parts.append(chunk)
+            size += len(chunk)
+    if stop.is_set():
+        raise TimeoutError("download given up")
+    return b"".join(parts)
+
+
+def _seconds(n: float) -> str:
+    """A duration as a person says it: 300 → 5분, 90 → 90초, 1.5 → 1.5초."""
+    if n >= 120 and n % 60 == 0:
+        return f"{int(n // 60)}분"
+    return f"{n:g}초"
 
 
 def engine_off(option: str | None = None) -> bool:

@@ -237,6 +237,78 @@ def test_serve_never_prints_a_traceback(served, capfd):
     assert "Traceback" not in err and "Exception" not in err and "Error" not in err, err
 
 
+# ------------------------------------------------------- 12: the registry ----
+class Drip:
+    """An npm registry on loopback that answers 200 with a 6.5 MB body and then sends one byte every
+    `every` seconds: no single read ever waits long, the download never ends."""
+
+    def __init__(self, every: float):
+        self.every = every
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.sent = 0
+        self.gone = threading.Event()
+        self.closed = False
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}/"
+
+    def _serve(self) -> None:
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            return
+        with conn:
+            try:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                             b"Content-Length: 6500000\r\n\r\n")
+                while not self.closed:
+                    time.sleep(self.every)
+                    conn.sendall(b"x")
+                    self.sent += 1
+            except OSError:
+                self.gone.set()  # the client hung up
+
+    def close(self) -> None:
+        self.closed = True
+        self.sock.close()
+
+
+def test_a_registry_that_sends_a_byte_now_and_then_is_given_up_on(tree, tmp_path, monkeypatch):
+    monkeypatch.setattr(siteengine, "DOWNLOAD_DEADLINE", 0.5)  # the default is 300 s
+    drip = Drip(every=0.1)
+    out = tmp_path / "site"
+    env = {"FLAMER_PYODIDE": "", "FLAMER_DATA": str(tree.root), "FLAMER_CACHE_DIR": str(tmp_path / "cache"),
+           "npm_config_registry": drip.url}
+    got = {}
+    worker = threading.Thread(target=lambda: got.setdefault("r", invoke("site", str(out), env=env)), daemon=True)
+    try:
+        worker.start()
+        worker.join(HANG)
+        assert not worker.is_alive(), "flamer site still waiting on the registry"  # was: > 240 s
+        r = got["r"]
+        assert r.exit_code == 0, r.stderr
+        assert "판정기 엔진 없이 만들었습니다" in r.stderr and "너무 오래 걸려" in r.stderr, r.stderr
+        assert "--pyodide" in r.stderr and "다시 실행" in r.stderr
+        assert (out / "index.html").is_file() and not (out / "engine").exists()
+        assert drip.gone.wait(HANG)  # the abandoned download hung up, it does not read on in the background
+        assert drip.sent < 100
+    finally:
+        drip.close()
+
+
+def test_a_given_tgz_that_fails_its_check_is_not_called_a_download(tmp_path):
+    bad = tmp_path / "pyodide-314.0.8.tgz"
+    bad.write_bytes(b"\x1f\x8b not the pinned tarball")
+    r = invoke("site", str(tmp_path / "out"), "--pyodide", str(bad))
+    clean_error(r, "--pyodide", "이 .tgz 파일의 무결성")
+    assert "내려받은" not in r.stderr
+
+
 # ---------------------------------------------------------- smaller ones ----
 @pytest.mark.parametrize("name", ["ELOOP", "EFBIG", "EIO", "ENOSPC", "EDQUOT", "ENAMETOOLONG"])
 def test_os_errors_are_said_in_korean(name):

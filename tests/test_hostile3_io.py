@@ -309,6 +309,56 @@ def test_a_given_tgz_that_fails_its_check_is_not_called_a_download(tmp_path):
     assert "내려받은" not in r.stderr
 
 
+# -------------------------------------------------------- 14: a long name ----
+@pytest.mark.parametrize("under", ["", "missing/"])
+def test_a_300_byte_folder_name_is_said_plainly(tmp_path, under):
+    r = invoke("site", str(tmp_path) + "/" + under + "a" * 300, "--no-engine")
+    clean_error(r, "이름이 너무 깁니다")  # was: 내부 오류가 났습니다 (OSError: …)
+    assert "a" * 100 not in r.stderr  # the name is shown cut, not 300 characters of it
+
+
+# ---------------------------------------------- 17: card names, a half site ----
+LONG = "가나다라마바사아자차카타파하" * 6 + "거너더라머"  # 89 syllables: 267 bytes, 272 with .html
+
+
+def test_a_card_name_too_long_for_a_file_name_gets_a_safe_page(tmp_path):
+    tree = write_minimal_corpus(tmp_path / "data")
+    text = tree.read("cards/cards.yaml")
+    tree.append("cards/cards.yaml", text[text.index("- name: 수문장"):].replace("- name: 수문장", f"- name: {LONG}"))
+    assert len(LONG) == 89
+    r = invoke("validate", "--data", str(tree.root))
+    assert r.exit_code == 0, r.stderr  # data the tool calls valid …
+    out = tmp_path / "site"
+    r = invoke("site", str(out), "--no-engine", env={"FLAMER_DATA": str(tree.root)})
+    assert r.exit_code == 0, r.stderr  # … becomes a site (was: 이름이 너무 깁니다, half a site)
+    slug = card_slug(LONG)
+    page = out / "cards" / f"{slug}.html"
+    assert page.is_file() and len(page.name.encode("utf-8")) <= 255 and LONG[:30] in slug
+    assert f"<h1>{LONG}</h1>" in page.read_text(encoding="utf-8")  # the page reads as the card
+    href = "cards/" + quote(slug) + ".html"
+    cards = (out / "cards.html").read_text(encoding="utf-8")
+    assert re.search(rf'<a href="{re.escape(href)}"[^>]*>{LONG}</a>', cards), "the link text is the card's name"
+    index = json.loads((out / "search-index.js").read_text(encoding="utf-8").split("=", 1)[1].rstrip().rstrip(";"))
+    assert [d[3] for d in index["docs"] if d[0] == "card" and d[2].startswith(LONG)] == [href]
+    listed = json.loads((out / MARKER).read_text(encoding="utf-8"))["files"]
+    assert f"cards/{slug}.html" in listed
+
+
+def test_a_site_build_that_fails_half_way_leaves_a_folder_the_next_build_takes(tree, tmp_path):
+    out = tmp_path / "site"
+    env = {"FLAMER_DATA": str(tree.root)}
+    p = limited_run(["site", str(out), "--no-engine"], limit=20000, env=env)  # calculator.js is 31 KB
+    assert p.returncode == 1 and "Traceback" not in p.stderr, p.stderr
+    assert (out / "index.html").is_file()  # half a site …
+    assert (out / MARKER).is_file()  # … with its list (was: none, and the next build refused the folder)
+    r = invoke("site", str(out), "--no-engine", env=env)
+    assert r.exit_code == 0, r.stderr
+    assert "사이트를 다 쓰지 못했습니다 (파일 크기 한도를 넘었습니다)" in p.stderr and MARKER in p.stderr, p.stderr
+    listed = json.loads((out / MARKER).read_text(encoding="utf-8"))["files"]
+    assert "assets/calculator.js" in listed and (out / "assets" / "calculator.js").stat().st_size > 20000
+    assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+
 # ---------------------------------------------------------- smaller ones ----
 @pytest.mark.parametrize("name", ["ELOOP", "EFBIG", "EIO", "ENOSPC", "EDQUOT", "ENAMETOOLONG"])
 def test_os_errors_are_said_in_korean(name):

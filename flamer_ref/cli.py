@@ -123,8 +123,8 @@ def _run(fn, as_json: bool = False):
 
         _cite_numbers(exc)
         fail(exc.message, getattr(exc, "code", "error"), _error_object(exc), _error_inner(exc))
-    except BrokenPipeError:  # e.g. piped into `head`
-        raise typer.Exit(0) from None
+    except BrokenPipeError:  # e.g. piped into `head`: quietly, and not as a success (terminal.output_failed)
+        raise typer.Exit(1) from None
     except (typer.Exit, typer.Abort, SystemExit):
         raise
     except Exception as exc:  # noqa: BLE001 - the user must never see a traceback

@@ -366,3 +366,26 @@ def test_os_errors_are_said_in_korean(name):
         pytest.skip(f"no {name} on this system")
     said = os_reason(OSError(getattr(errno, name), "English strerror"))
     assert re.search("[가-힣]", said) and "운영체제 오류" not in said and name not in said, said
+
+
+@pytest.mark.parametrize("unbuffered", ["1", None])
+def test_a_page_cut_short_by_the_reader_is_not_called_written(unbuffered):
+    """`flamer faq --format html | head -c 100` (the page is 99 KB, more than a pipe holds): the reader
+    closes the pipe while the page is being written. Was: "FAQ 페이지를 썼습니다", exit 0 (under
+    PYTHONUNBUFFERED the rest of the write was dropped without a word)."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "FLAMER_CACHE_DIR": ""}
+    env.pop("PYTHONUNBUFFERED", None)
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = unbuffered
+    p = subprocess.Popen([sys.executable, "-m", "flamer_ref", "faq", "--format", "html"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    try:
+        assert p.stdout.read(100).startswith(b"<!doctype html>")
+        p.stdout.close()
+        err = p.stderr.read().decode("utf-8")
+        code = p.wait(HANG)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert code != 0 and "썼습니다" not in err and "Traceback" not in err, (code, err)
+    assert err == ""  # quietly, as other commands end when their reader stops reading

@@ -123,8 +123,8 @@ def _run(fn, as_json: bool = False):
 
         _cite_numbers(exc)
         fail(exc.message, getattr(exc, "code", "error"), _error_object(exc), _error_inner(exc))
-    except BrokenPipeError:  # e.g. piped into `head`
-        raise typer.Exit(0) from None
+    except BrokenPipeError:  # e.g. piped into `head`: quietly, and not as a success (terminal.output_failed)
+        raise typer.Exit(1) from None
     except (typer.Exit, typer.Abort, SystemExit):
         raise
     except Exception as exc:  # noqa: BLE001 - the user must never see a traceback
@@ -189,7 +189,8 @@ def fight(
                                        help="전투가 벌어지는 셀 (예: 2,4). 적으면 답이 그 셀로 말하고, 적지 않으면 셀을 말하지 "
                                             "않습니다."),
     save: Optional[str] = typer.Option(None, "--save", metavar="파일",
-                                       help="같은 전투를 시나리오 YAML로 저장합니다 (고쳐서 flamer simulate로 다시 풀기)."),
+                                       help="같은 전투를 시나리오 YAML로 저장합니다 (고쳐서 flamer simulate로 다시 풀기). "
+                                            "옆의 임시 파일에 다 쓴 뒤 바꿔 넣으므로, 쓰다가 실패하면 원래 파일은 그대로입니다."),
     as_json: bool = JSON_OPT,
     as_of: Optional[str] = typer.Option(None, "--as-of", metavar="날짜", help="이 날짜까지의 판정만 적용합니다."),
     compare: Optional[str] = typer.Option(None, "--compare", metavar="날짜",
@@ -593,7 +594,8 @@ def faq(
                             autocompletion=complete.choices(complete.FORMATS + ("pdf",)),
                             help="text(텍스트: 터미널), md(마크다운), html(인쇄용 페이지: flamer book의 FAQ 부분과 같은 모양), pdf."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="파일",
-                                         help="출력 파일. 없으면 표준 출력(pdf는 파이프로 받을 때만)."),
+                                         help="출력 파일. 없으면 표준 출력(pdf는 파이프로 받을 때만). 옆의 임시 파일에 다 쓴 뒤 "
+                                              "바꿔 넣으므로, 쓰다가 실패하면 원래 파일은 그대로입니다."),
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):
@@ -654,7 +656,8 @@ def book(
     fmt: str = typer.Option("html", "--format", metavar="형식", autocompletion=complete.choices(("html", "pdf")),
                             help="html(기본: 스타일과 그림이 든 파일 하나) 또는 pdf(인쇄용)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", metavar="파일",
-                                         help="출력 파일. 없으면 표준 출력(pdf는 파이프로 받을 때만)."),
+                                         help="출력 파일. 없으면 표준 출력(pdf는 파이프로 받을 때만). 옆의 임시 파일에 다 쓴 뒤 "
+                                              "바꿔 넣으므로, 쓰다가 실패하면 원래 파일은 그대로입니다."),
     as_json: bool = JSON_OPT,
 ):
     """룰 핸드북 한 권: 표지, 차례, 규칙(페이지별 조항), 판정 연표, FAQ, 예시(그림·계산표), 카드, 용어집.
@@ -715,7 +718,8 @@ def site(
                                         "(환경 변수 FLAMER_PYODIDE=0도 같음)."),
     serve: bool = typer.Option(False, "--serve",
                                help="만든 폴더를 이 컴퓨터(127.0.0.1)의 웹 서버로 엽니다 (판정기는 웹 서버로 연 사이트에서만 "
-                                    "돕니다). 터미널에서 중단하면 끝납니다."),
+                                    "돕니다). 폴더 안의 일반 파일만 보내고(심볼릭 링크는 따라가지 않고 폴더 목록은 보이지 "
+                                    "않음), 이 컴퓨터의 이름으로 온 요청에만 답합니다. 터미널에서 중단하면 끝납니다."),
     as_json: bool = JSON_OPT,
 ):
     """정적 레퍼런스 사이트를 폴더에 씁니다: 목차와 검색, 규칙 페이지(조항마다 고정 링크), 카드 페이지,
@@ -725,11 +729,12 @@ def site(
     조항 링크는 rules/섹션id.html#조항id 꼴로 고정됩니다 (예: rules/combat.html#combat.step7.sweep).
 
     판정기는 이 패키지의 파이썬 코드를 브라우저에서 Pyodide로 돌립니다. Pyodide는 --pyodide 경로, 환경 변수
-    FLAMER_PYODIDE, 사용자 캐시, npm 레지스트리(내려받아 코드에 고정한 해시로 확인) 순으로 구하고, 어디서도 못 구하면
-    엔진 없이 만들고 그렇다고 알립니다. 웹 서버(아무 정적 호스팅)로 연 사이트에서 돌고, 한 번 연 뒤에는 오프라인에서도 됩니다.
+    FLAMER_PYODIDE, 사용자 캐시, npm 레지스트리(내려받아 코드에 고정한 해시로 확인; 5분 안에 다 받지 못하면 그만둠) 순으로
+    구하고, 어디서도 못 구하면 엔진 없이 만들고 그렇다고 알립니다. 웹 서버(아무 정적 호스팅)로 연 사이트에서 돌고, 한 번 연 뒤에는 오프라인에서도 됩니다.
 
     빈 폴더, 없는 폴더, 또는 전에 flamer site가 만든 폴더에만 씁니다. 다시 만들 때는 전에 쓴 파일만 바꾸거나
-    지우고(목록: .flamer-site.json), 그 밖의 파일은 건드리지 않습니다.
+    지우고(목록: .flamer-site.json), 그 밖의 파일은 건드리지 않습니다. 목록을 먼저 써 두므로, 쓰다가 실패한
+    폴더에도 고친 뒤 다시 만들 수 있습니다.
 
     \b
     예: flamer site 사이트/
@@ -879,7 +884,8 @@ def validate(
     data: Optional[str] = typer.Option(None, "--data", metavar="폴더", help="검사할 데이터 폴더 (rules/, cards/가 있는 곳)."),
     write_numbers: bool = typer.Option(False, "--write-numbers",
                                        help="조항 번호 기록(rules/numbers.lock.yaml)을 지금 데이터의 번호로 씁니다. "
-                                            "같은 규칙 판에서 번호가 바뀌었으면 쓰지 않습니다."),
+                                            "같은 규칙 판에서 번호가 바뀌었으면 쓰지 않습니다. rules/가 심볼릭 링크이거나 "
+                                            "기록 자리에 일반 파일이 아닌 것(이름 있는 파이프 등)이 있어도 쓰지 않습니다."),
     as_json: bool = JSON_OPT,
 ):
     """rules/와 cards/ 전체를 엄격하게 검사합니다. 문제가 하나라도 있으면 종료 코드 1.

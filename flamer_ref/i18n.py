@@ -480,8 +480,8 @@ def run(app, prog_name: str = "flamer") -> None:
         fail("중단했습니다.", "aborted", 1)
     except KeyboardInterrupt:
         sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
+    except BrokenPipeError:  # the reader closed the pipe: quietly, not as a success (terminal.output_failed)
+        sys.exit(1)
     except SystemExit:
         raise
     except Exception as exc:  # noqa: BLE001 - the user must never see a traceback

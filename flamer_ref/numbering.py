@@ -206,13 +206,49 @@ def lock_text(corpus) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _lock_target(root: Path):
+    """May the lock be written at root/LOCK? Its stat when a file is there, None when none is. BadInput
+    (in Korean) when rules/ is a symbolic link or not a folder (the record would land outside the data
+    tree: `flamer site` refuses a link on its way the same), or when what is at the lock's name is not
+    a regular file (a FIFO, which reading would wait on for ever; a device; a folder; a link)."""
+    import os
+    import stat
+
+    from .errors import BadInput, os_reason
+
+    rules = root / "rules"
+    try:
+        st = os.lstat(rules)
+    except OSError as exc:
+        raise BadInput(f"rules/: 조항 번호 기록을 쓸 폴더를 볼 수 없습니다 ({os_reason(exc)}).") from None
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        what = "심볼릭 링크" if stat.S_ISLNK(st.st_mode) else "폴더가 아닌 것"
+        raise BadInput(f"rules/: 데이터 폴더의 rules/가 {what}입니다. 데이터 폴더 밖에 쓰지 않도록 조항 번호 "
+                       f"기록({LOCK})을 쓰지 않습니다. 링크 대신 실제 폴더를 두고 다시 실행하세요.")
+    try:
+        st = os.lstat(root / LOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise BadInput(f"{LOCK}을 쓸 수 없습니다 ({os_reason(exc)}).") from None
+    if not stat.S_ISREG(st.st_mode):
+        what = ("심볼릭 링크" if stat.S_ISLNK(st.st_mode) else "폴더" if stat.S_ISDIR(st.st_mode)
+                else "FIFO(이름 있는 파이프)" if stat.S_ISFIFO(st.st_mode) else "장치 파일이나 소켓")
+        raise BadInput(f"{LOCK}: 일반 파일이 아니라 {what}입니다. 읽지도 바꾸지도 않습니다. 지우거나 옮긴 뒤 "
+                       "다시 실행하세요 (flamer validate --write-numbers가 새로 씁니다).")
+    return st
+
+
 def write_lock(corpus, root: Path) -> dict:
     """Write rules/numbers.lock.yaml for the corpus. Refused (DataError) when the lock is of the same
     rules version and a recorded number would change or disappear: that takes a new rules version.
+    Refused too (BadInput) when rules/ is a symbolic link or the lock's name holds something other than a
+    regular file (_lock_target). Written whole or not at all (outfile.write_atomic).
     Returns {"path", "written": bool, "added": n, "version", "clauses": n, "interpretations": n}."""
     from .errors import BadInput, os_reason
     from .outfile import write_atomic
 
+    there = _lock_target(root)  # before anything is read: refused at once
     doc, _problems = read_lock(root)  # a lock of a broken shape is simply written anew
     added = 0  # a record written anew (none yet, or of another rules version) adds nothing to one
     if doc is not None and doc.get("rules_version") == corpus.rules_version:
@@ -222,15 +258,20 @@ def write_lock(corpus, root: Path) -> dict:
         added = len(new)
     text = lock_text(corpus)
     path = root / LOCK
-    try:
-        old = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        old = None
+    old = None
+    if there is not None:
+        from .yamlio import read_bytes
+
+        try:  # the data files' gate: a regular file only, never a wait on a FIFO
+            old = read_bytes(path, LOCK).decode("utf-8")
+        except (DataError, UnicodeDecodeError):
+            old = None
     if old != text:
         try:
-            write_atomic(path, text.encode("utf-8"))
+            write_atomic(path, text.encode("utf-8"), like=there, check=lambda: _lock_target(root))
         except OSError as exc:
-            raise BadInput(f"{LOCK}을 쓸 수 없습니다 ({os_reason(exc)}).") from None
+            kept = " 원래 기록은 그대로입니다." if there is not None else ""
+            raise BadInput(f"{LOCK}을 쓰지 못했습니다 ({os_reason(exc)}).{kept}") from None
     return {"path": LOCK, "written": old != text, "added": added if old != text else 0,
             "version": corpus.rules_version, "clauses": len(corpus.clauses),
             "interpretations": len(corpus.interpretations)}

@@ -78,9 +78,7 @@ def write_page(text: str, fmt: str, output: Optional[str], progress=None) -> tup
             data = path.read_bytes()
             if progress is not None:
                 progress("write", pages)
-            sys.stdout.flush()
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()
+            to_stdout(data)
         return pages, len(data)
     if progress is not None:
         progress("write", 0)
@@ -89,5 +87,30 @@ def write_page(text: str, fmt: str, output: Optional[str], progress=None) -> tup
 
         write_text(output, text, "-o")
         return None, len(text.encode("utf-8"))
-    sys.stdout.write(text)
-    return None, len(text.encode("utf-8"))
+    data = text.encode("utf-8")
+    to_stdout(data)
+    return None, len(data)
+
+
+def to_stdout(data: bytes) -> None:
+    """All of data on standard output (a page is UTF-8 whatever the locale), or the command ends as
+    terminal.output_failed ends it (exit 1; a reader that closed the pipe, quietly): never a success
+    said over a page cut short. A write the system takes only in part is written on from where it
+    stopped; a text stream over an unbuffered file (python -u, PYTHONUNBUFFERED) drops the rest of
+    such a write and says nothing, so the page goes to the bytes underneath, a piece at a time."""
+    sys.stdout.flush()
+    try:
+        out = sys.stdout.buffer
+    except AttributeError:  # a text stream only (the site's engine: io.StringIO)
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    view = memoryview(data)
+    while view:
+        n = out.write(view[:1 << 16])
+        if n is None:  # a non-blocking output that is full: wait until it takes more
+            import select
+
+            select.select([], [out.fileno()], [])
+            continue
+        view = view[n:]
+    out.flush()

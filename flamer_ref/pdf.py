@@ -40,6 +40,7 @@ import logging
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -806,9 +807,16 @@ def html_to_pdf(html: str, out_path, *, base_url=None, progress=None) -> int:
         else:
             try:
                 document.write_pdf(tmp)
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(tmp, 0o666 & ~umask)  # mkstemp made it private; a PDF is for sharing
+                try:  # a PDF replaced keeps its permission bits (outfile.write_text's rule)
+                    st = os.lstat(out)
+                    mode = st.st_mode & 0o777 if stat.S_ISREG(st.st_mode) else None
+                except OSError:
+                    mode = None
+                if mode is None:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    mode = 0o666 & ~umask  # mkstemp made it private; a PDF is for sharing
+                os.chmod(tmp, mode)
                 # the rename replaces whatever is at out: only ever a regular file (never a link, a
                 # device, a FIFO or a folder), checked again now, after the rendering
                 from .outfile import check_target
@@ -818,7 +826,8 @@ def html_to_pdf(html: str, out_path, *, base_url=None, progress=None) -> int:
             except OSError as exc:
                 from .errors import os_reason
 
-                raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({os_reason(exc)}).") from None
+                kept = " 원래 파일은 그대로입니다." if os.path.isfile(out) else ""
+                raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({os_reason(exc)}).{kept}") from None
             tmp = None
         return len(document.pages)
     finally:

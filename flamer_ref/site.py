@@ -14,7 +14,8 @@ assigns a global, loaded with <script src>. Layout (every link relative):
     examples/<case>.full.html  the engine's step-by-step page of a computed case
                                (ex.x, ex.x-2 for the second scenario, faq.x)
     cards.html                 cards by faction (#cards.<faction>)
-    cards/<name>.html          one card (spaces in the name become '-')
+    cards/<name>.html          one card (spaces in the name become '-'; a name too long for a file
+                               name is cut and ends in a short hash: card_slug)
     glossary.html              terms (#term.…)
     assets/, search-index.js   style, search code and the prebuilt index
 
@@ -26,7 +27,9 @@ These addresses are the stable part: a clause keeps its anchor as long as its
 id lives. The folder also holds .flamer-site.json, the list of files this
 command wrote: a rebuild writes only into an empty folder or one carrying that
 list, replaces the files it wrote before, removes the ones it no longer writes
-and leaves every other file alone.
+and leaves every other file alone. The list is written first (naming the files
+of the last build and of this one), so a build that fails half-way leaves a
+folder the next build takes (docs/FILES.md).
 
 Every sentence a reader sees comes from templates/site/*.j2 and templates/book/
 (autoescaped).
@@ -54,14 +57,30 @@ INDEX_SNIPPET = 150
 
 
 # ------------------------------------------------------------------ links ----
+#: the longest card slug, in UTF-8 bytes (40 Hangul syllables): with "-N" and ".html" it stays far below
+#: the 255 bytes a file name may have (and the 143 of an encrypted home folder)
+CARD_SLUG_MAX_BYTES = 120
+#: hex digits of the name's hash that end a cut slug (two long names sharing their start stay apart)
+CARD_SLUG_HASH = 10
+
+
 def card_slug(name: str) -> str:
     """A card's file name: its name with spaces as '-' ('해상 기지' → 해상-기지); characters a
     file name cannot hold (/ \\ : * ? " < > | and control characters) become '_', and a name
-    starting with '.' gets a '_' in front."""
+    starting with '.' gets a '_' in front. A name longer than CARD_SLUG_MAX_BYTES (UTF-8) is cut at
+    a character and ends in '~' and a short hash of the whole name: the page's name, its links and
+    the search index use it; the page and its links still read as the card's whole name."""
     import re
 
     slug = re.sub(r'[/\\:*?"<>|\x00-\x1f\x7f#%]', "_", "-".join(str(name).split())) or "_"
-    return "_" + slug if slug.startswith(".") else slug
+    slug = "_" + slug if slug.startswith(".") else slug
+    if len(slug.encode("utf-8")) <= CARD_SLUG_MAX_BYTES:
+        return slug
+    import hashlib
+
+    tail = "~" + hashlib.sha256(str(name).encode("utf-8", "surrogatepass")).hexdigest()[:CARD_SLUG_HASH]
+    head = slug.encode("utf-8")[:CARD_SLUG_MAX_BYTES - len(tail)].decode("utf-8", "ignore")
+    return head + tail
 
 
 def card_file(name: str, taken: set[str]) -> str:
@@ -476,13 +495,23 @@ def check_target(out_dir: str, files=None) -> set[str]:
     for a new or empty folder); raises BadInput for a file, for a folder with files and no list
     of ours (or a damaged list), for a symbolic link inside the folder on the way to a file about
     to be written, and (given those files) for a file of someone else's in the way."""
+    import stat
+
     if not out_dir or not str(out_dir).strip():
         raise BadInput("빈 경로입니다. 사이트를 쓸 폴더 이름을 주세요.")
     out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise BadInput(f"{out_dir}: 폴더가 아니라 파일입니다. 사이트를 쓸 빈 폴더(또는 없는 폴더) 이름을 주세요.")
-    if not out.is_dir():
+    try:
+        st = os.stat(out)
+    except FileNotFoundError:
+        st = None
+    except (OSError, ValueError) as exc:  # a name too long, a file on the way, no permission, a NUL
+        why = os_reason(exc) if isinstance(exc, OSError) else "이름에 NUL 문자가 있습니다"
+        raise BadInput(f"{_shown(out_dir)}: 사이트를 쓸 폴더로 쓸 수 없습니다 ({why}). 다른 폴더 이름을 주세요.") from None
+    if st is None:
+        _check_new_folder(out_dir)
         return set()
+    if not stat.S_ISDIR(st.st_mode):
+        raise BadInput(f"{out_dir}: 폴더가 아니라 파일입니다. 사이트를 쓸 빈 폴더(또는 없는 폴더) 이름을 주세요.")
     try:
         owned = _owned(out)
     except _Corrupt:
@@ -510,16 +539,45 @@ def check_target(out_dir: str, files=None) -> set[str]:
     return owned
 
 
+def _shown(path: str, limit: int = 80) -> str:
+    """A path as a message repeats it: a very long one cut, with '…'."""
+    text = str(path)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _check_new_folder(out_dir: str) -> None:
+    """A folder about to be made: each missing name on the way must fit the file system (a name of 300
+    bytes is refused here, in Korean, not by mkdir half-way)."""
+    from .outfile import NAME_MAX
+
+    for part in Path(out_dir).parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            raise BadInput(f"{_shown(out_dir)}: 사이트를 쓸 폴더로 쓸 수 없습니다 (이름이 너무 깁니다: 폴더 이름 하나가 "
+                           f"{len(os.fsencode(part)):,}바이트, 한도 {NAME_MAX}바이트). 더 짧은 폴더 이름을 주세요.")
+
+
+def _list_text(files, as_of: str) -> bytes:
+    from . import __version__
+
+    return (json.dumps({"generator": GENERATOR, "version": __version__, "as_of": as_of, "files": sorted(files)},
+                       ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
 def write_site(files: dict[str, str | bytes], out_dir: str, as_of: str) -> list[str]:
     """Write the files into out_dir (see the module docstring for what it refuses).
     Returns the files of the previous build that this one no longer writes, now removed."""
-    from . import __version__
     from .outfile import write_atomic
 
     out = Path(out_dir)
     owned = check_target(out_dir, files)
+    listed = False
     try:
         out.mkdir(parents=True, exist_ok=True)
+        # the list first, naming what the folder held from us and all it is about to hold: a build that
+        # fails half-way (disk full, a name the file system refuses) leaves a folder the next build takes
+        # (check_target has refused every file of someone else's in the way, so the list claims none)
+        write_atomic(out / MARKER, _list_text(owned | set(files), as_of))
+        listed = True
         for rel, text in files.items():
             path = out / rel
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -534,11 +592,12 @@ def write_site(files: dict[str, str | bytes], out_dir: str, as_of: str) -> list[
                 while parent != out and not parent.is_symlink() and parent.is_dir() and not any(parent.iterdir()):
                     parent.rmdir()
                     parent = parent.parent
-        write_atomic(out / MARKER, (json.dumps({"generator": GENERATOR, "version": __version__, "as_of": as_of,
-                                                "files": sorted(files)}, ensure_ascii=False, indent=1)
-                                    + "\n").encode("utf-8"))
+        write_atomic(out / MARKER, _list_text(files, as_of))
     except OSError as exc:
-        raise BadInput(f"{out_dir}: 사이트를 쓸 수 없습니다 ({os_reason(exc)}).") from None
+        if not listed:
+            raise BadInput(f"{_shown(out_dir)}: 사이트를 쓸 수 없습니다 ({os_reason(exc)}).") from None
+        raise BadInput(f"{_shown(out_dir)}: 사이트를 다 쓰지 못했습니다 ({os_reason(exc)}). 이미 쓴 파일은 폴더의 목록"
+                       f"({MARKER})에 있으니, 고친 뒤 같은 폴더에 다시 만들면 됩니다.") from None
     return removed
 
 

@@ -56,7 +56,11 @@ PYTHON_SITE = "/lib/python3.14/site-packages"
 DEFAULT_REGISTRY = "https://registry.npmjs.org/"
 #: the largest tarball read (the pinned one is 6.5 MB)
 TARBALL_MAX_BYTES = 64 * 1024 * 1024
+#: seconds each read from the registry may wait
 DOWNLOAD_TIMEOUT = 60
+#: seconds the whole download may take (6.5 MB: at least some 22 KB/s); then the site is built without
+#: the engine and the message says to give the file (--pyodide) or try again
+DOWNLOAD_DEADLINE = 300
 #: import names of the runtime dependencies whose .py files go into the engine zip (from their
 #: installed distributions' file lists, so a wheel install works as a checkout does); `_yaml` (PyYAML's
 #: C shim) stays out: yaml falls back to its pure-Python loader
@@ -139,15 +143,16 @@ def _from_folder(folder: Path) -> dict[str, bytes]:
     return files
 
 
-def check_integrity(data: bytes, integrity: str = PYODIDE_INTEGRITY) -> None:
-    """Raise _Refused unless data has the npm integrity given (sha512-<base64>)."""
+def check_integrity(data: bytes, integrity: str = PYODIDE_INTEGRITY, what: str = "내려받은 파일") -> None:
+    """Raise _Refused unless data has the npm integrity given (sha512-<base64>); `what` names the data
+    in the reason (내려받은 파일, or the .tgz the user gave)."""
     import base64
     import hashlib
 
     algo, _, want = integrity.partition("-")
     got = base64.b64encode(hashlib.new(algo, data).digest()).decode("ascii")
     if got != want:
-        raise _Refused(f"내려받은 파일의 무결성({algo})이 고정된 값과 다릅니다")
+        raise _Refused(f"{what}의 무결성({algo})이 npm의 pyodide@{PYODIDE_VERSION} 압축 파일에 고정된 값과 다릅니다")
 
 
 def files_from_tarball(data: bytes) -> dict[str, bytes]:
@@ -193,7 +198,7 @@ def _from_tarball_file(path: Path) -> dict[str, bytes]:
         raise _Refused(os_reason(exc)) from None
     if len(data) > TARBALL_MAX_BYTES:
         raise _Refused("파일이 너무 큽니다")
-    check_integrity(data)
+    check_integrity(data, what="이 .tgz 파일")
     return files_from_tarball(data)
 
 
@@ -268,7 +273,11 @@ def registry_url() -> str:
 
 def download(url: str | None = None) -> dict[str, bytes]:
     """The pinned tarball from the npm registry, checked (integrity) and read (files_from_tarball).
-    Raises _Refused with the Korean reason."""
+    Raises _Refused with the Korean reason. The whole download (name lookup, connection, headers,
+    body) has DOWNLOAD_DEADLINE seconds, not only each read its DOWNLOAD_TIMEOUT: a registry that
+    sends a byte now and then would otherwise keep `flamer site` waiting for ever. It runs in a
+    thread of its own, given up (told to stop at its next read) when the deadline passes."""
+    import threading
     import urllib.error
     import urllib.request
 
@@ -276,19 +285,61 @@ def download(url: str | None = None) -> dict[str, bytes]:
     if not url.startswith(("https://", "http://")):
         raise _Refused(f"npm 레지스트리 주소가 http(s)가 아닙니다: {url[:80]}")
     req = urllib.request.Request(url, headers={"User-Agent": "flamer_ref (flamer site)", "Accept": "application/octet-stream"})
-    try:
-        with urllib.request.urlopen(req, timeout=DOWNLOAD_TIMEOUT) as res:  # noqa: S310 - http(s) only, checked above
-            data = res.read(TARBALL_MAX_BYTES + 1)
-    except urllib.error.HTTPError as exc:
-        raise _Refused(f"npm 레지스트리가 HTTP {exc.code}로 답했습니다") from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    deadline = DOWNLOAD_DEADLINE
+    stop = threading.Event()
+    got: dict = {}
+
+    def fetch() -> None:
+        try:
+            got["data"] = _fetch(req, min(DOWNLOAD_TIMEOUT, deadline), stop)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread, said there
+            got["error"] = exc
+
+    worker = threading.Thread(target=fetch, name="flamer-download", daemon=True)
+    worker.start()
+    worker.join(deadline)
+    if worker.is_alive():
+        stop.set()  # the thread ends at its next read; nothing waits for it
+        raise _Refused(f"npm 레지스트리에서 내려받는 데 너무 오래 걸려 {_seconds(deadline)} 만에 그만두었습니다")
+    exc = got.get("error")
+    if isinstance(exc, urllib.error.HTTPError):
+        raise _Refused(f"npm 레지스트리가 HTTP {exc.code}로 답했습니다")
+    if isinstance(exc, (urllib.error.URLError, OSError, ValueError)):
         reason = getattr(exc, "reason", exc)
         why = os_reason(reason) if isinstance(reason, OSError) and reason.errno else "네트워크에 닿지 않음"
-        raise _Refused(f"npm 레지스트리에서 내려받지 못했습니다 ({why})") from None
+        raise _Refused(f"npm 레지스트리에서 내려받지 못했습니다 ({why})")
+    if exc is not None:
+        raise exc
+    data = got["data"]
     if len(data) > TARBALL_MAX_BYTES:
         raise _Refused("내려받은 파일이 너무 큽니다")
-    check_integrity(data)
+    check_integrity(data, what="내려받은 파일")
     return files_from_tarball(data)
+
+
+def _fetch(req, timeout: float, stop) -> bytes:
+    """The body of req, read a piece at a time (each read at most `timeout` seconds; read1: one receive,
+    not a wait for a full buffer), at most TARBALL_MAX_BYTES + 1 bytes; stops when `stop` is set."""
+    import urllib.request
+
+    parts, size = [], 0
+    with urllib.request.urlopen(req, timeout=timeout) as res:  # noqa: S310 - http(s) only, checked by download
+        while size <= TARBALL_MAX_BYTES and not stop.is_set():
+            chunk = res.read1(min(1 << 16, TARBALL_MAX_BYTES + 1 - size))
+            if not chunk:
+                break
+            parts.append(chunk)
+            size += len(chunk)
+    if stop.is_set():
+        raise TimeoutError("download given up")
+    return b"".join(parts)
+
+
+def _seconds(n: float) -> str:
+    """A duration as a person says it: 300 → 5분, 90 → 90초, 1.5 → 1.5초."""
+    if n >= 120 and n % 60 == 0:
+        return f"{int(n // 60)}분"
+    return f"{n:g}초"
 
 
 def engine_off(option: str | None = None) -> bool:
@@ -896,8 +947,67 @@ SERVE_TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "ap
                ".svg": "image/svg+xml", ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8"}
 
 
+#: the names a request to `--serve` may give in its Host header (with any port): the server is this
+#: computer's only, and a page of another site whose name was made to point at 127.0.0.1 (DNS rebinding)
+#: sends its own name there
+SERVE_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+def local_host(value: str | None) -> bool:
+    """Is a Host header one of SERVE_HOSTS, with or without a port?"""
+    v = (value or "").strip().lower()
+    if v.startswith("["):  # [::1] or [::1]:8000
+        name, _, rest = v.partition("]")
+        name += "]"
+        if rest and not rest.startswith(":"):
+            return False
+        port = rest[1:] if rest else None
+    else:
+        name, colon, port = v.partition(":")
+        port = port if colon else None
+    if port is not None and not (port.isascii() and port.isdigit() and 0 < len(port) <= 5):
+        return False
+    return name in SERVE_HOSTS
+
+
+def servable(folder: str, path: str) -> str | None:
+    """The file `path` (inside folder, as SimpleHTTPRequestHandler.translate_path made it) that may be
+    served, or None: reached from folder through real folders only (no part of the way, nor the file
+    itself, a symbolic link), its real path inside the folder, and a regular file. A folder stands for
+    its index.html (never a listing). Raises ValueError for a path holding a NUL byte."""
+    if "\x00" in path:
+        raise ValueError("NUL in path")
+    try:
+        rel = os.path.relpath(path, folder)
+        parts = [] if rel == os.curdir else rel.split(os.sep)
+        if parts and parts[0] == os.pardir:
+            return None
+        cur, st = folder, os.stat(folder)  # the folder itself: as the user named it
+        for part in parts:
+            cur = os.path.join(cur, part)
+            st = os.lstat(cur)
+            if stat.S_ISLNK(st.st_mode):
+                return None
+        if stat.S_ISDIR(st.st_mode):
+            cur = os.path.join(cur, "index.html")
+            st = os.lstat(cur)
+        if not stat.S_ISREG(st.st_mode):  # a link, a FIFO, a device, a socket
+            return None
+        root = os.path.realpath(folder)
+        if os.path.commonpath([root, os.path.realpath(cur)]) != root:
+            return None
+    except (OSError, ValueError):  # missing, unreadable, a name the file system cannot hold
+        return None
+    return cur
+
+
 def make_server(folder: str, port: int, host: str = "127.0.0.1"):
-    """An http.server serving folder (quietly) on host:port: a ThreadingHTTPServer, not started."""
+    """The server of `flamer site DIR --serve` on host:port: a ThreadingHTTPServer, not started, whose
+    handler (a functools.partial of it, with directory=folder) serves the site folder quietly and only
+    that: regular files inside it (servable: never through a symbolic link, never a listing: a folder
+    gives its index.html or 404), to requests naming this computer in their Host (local_host; any other
+    gets 421 Misdirected Request). A path with a NUL byte is a 400; a client that goes away mid-download
+    ends its request silently. No traceback is ever printed."""
     import functools
     import http.server
 
@@ -909,9 +1019,106 @@ def make_server(folder: str, port: int, host: str = "127.0.0.1"):
 
         def end_headers(self):
             self.send_header("Cache-Control", "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
             super().end_headers()
 
-    return http.server.ThreadingHTTPServer((host, port), functools.partial(Handler, directory=folder))
+        def parse_request(self):
+            if not super().parse_request():
+                return False
+            if not local_host(self.headers.get("Host")):
+                self.send_error(421, "Misdirected Request: this server answers only 127.0.0.1 and localhost")
+                return False
+            return True
+
+        def list_directory(self, path):  # never a listing
+            self.send_error(404)
+            return None
+
+        def send_head(self):
+            path = self.translate_path(self.path)
+            try:
+                file = servable(self.directory, path)
+            except ValueError:
+                self.send_error(400, "Bad request: NUL in path")
+                return None
+            if file is None:
+                self.send_error(404)
+                return None
+            folder_index = os.path.normpath(file) != os.path.normpath(path)
+            bare = self.path.split("?", 1)[0].split("#", 1)[0]
+            if folder_index and not bare.endswith("/"):  # a folder without its slash: there, as a browser needs it
+                self.send_response(301)
+                # one leading slash: //host/ would send the browser to another site
+                self.send_header("Location", "/" + bare.lstrip("/") + "/" + self.path[len(bare):])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return None
+            if not folder_index and path.endswith("/"):  # a file is not a folder
+                self.send_error(404)
+                return None
+            try:
+                fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                             | getattr(os, "O_BINARY", 0))
+            except OSError:
+                self.send_error(404)
+                return None
+            fh = os.fdopen(fd, "rb")
+            try:
+                st = os.fstat(fh.fileno())
+                if not stat.S_ISREG(st.st_mode):
+                    fh.close()
+                    self.send_error(404)
+                    return None
+                if self._unchanged(st):  # the browser's copy is current (Cache-Control: no-cache asks)
+                    fh.close()
+                    self.send_response(304)
+                    self.end_headers()
+                    return None
+                self.send_response(200)
+                self.send_header("Content-type", self.guess_type(file))
+                self.send_header("Content-Length", str(st.st_size))
+                self.send_header("Last-Modified", self.date_time_string(int(st.st_mtime)))
+                self.end_headers()
+                return fh
+            except BaseException:
+                fh.close()
+                raise
+
+        def _unchanged(self, st) -> bool:
+            """If-Modified-Since at or after the file's time (as SimpleHTTPRequestHandler answers it)."""
+            import datetime
+            import email.utils
+
+            since = self.headers.get("If-Modified-Since")
+            if since is None or "If-None-Match" in self.headers:
+                return False
+            try:
+                when = email.utils.parsedate_to_datetime(since)
+            except (TypeError, IndexError, OverflowError, ValueError):
+                return False
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=datetime.timezone.utc)
+            if when.tzinfo is not datetime.timezone.utc:
+                return False
+            return datetime.datetime.fromtimestamp(st.st_mtime, datetime.timezone.utc).replace(microsecond=0) <= when
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request, client_address):
+            """A client that closed or reset its connection: nothing to say. Anything else: one line
+            in Korean, never a traceback."""
+            import sys
+
+            exc = sys.exc_info()[1]
+            if isinstance(exc, (ConnectionError, TimeoutError)):
+                return
+            try:
+                sys.stderr.write(f"요청 하나를 처리하지 못했습니다 ({type(exc).__name__}). 서버는 계속 돕니다.\n")
+            except Exception:  # noqa: BLE001 - stderr gone: nothing to report to
+                pass
+
+    return Server((host, port), functools.partial(Handler, directory=folder))
 
 
 if __name__ == "__main__":  # `python -m flamer_ref.siteengine --fetch`: fill the cache (CI prefetch), quietly

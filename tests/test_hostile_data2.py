@@ -404,7 +404,7 @@ def test_an_unreadable_standard_input_says_why_in_korean(monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(Broken())))
     with pytest.raises(DataError) as info:
         read_stdin()
-    assert "표준 입력을 읽을 수 없습니다 (운영체제 오류 EIO)" in info.value.message
+    assert "표준 입력을 읽을 수 없습니다 (입출력 오류입니다" in info.value.message
     assert "Input/output" not in info.value.message
 
 

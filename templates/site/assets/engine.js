@@ -13,6 +13,8 @@
  *   FlamerEngine.timeLimitMs         → the longest run (CONFIG.timeLimitMs, 10 s: siteengine.py's
  *                                      ENGINE_TIME_LIMIT_MS); a page or a test may set it
  *   FlamerEngine.restarts            → how many times a run was stopped (the worker replaced)
+ *   FlamerEngine.restart             → the last replacement: {ms (from the stop to the new worker's
+ *                                      ready), restored (from the memory snapshot)}, null before one
  *   FlamerEngine.busy                → true while the worker runs a command (begun, not answered)
  *   FlamerEngine.ready               → true once the engine answers
  *   FlamerEngine.version, .asOf      → Pyodide's version; the site's --as-of date (null: the latest)
@@ -40,8 +42,9 @@ var FlamerEngine = window.FlamerEngine || (function () {   // loaded twice: the 
   var waiting = [];        // runs not yet sent: {id, msg, resolve, reject}
   var current = null;      // the run the worker is busy with (sent, not answered)
   var listeners = [];
+  var stoppedAt = null;    // when the last run was stopped (the worker replaced)
   var api = {ready: false, version: CONFIG.version, asOf: CONFIG.asOf || null, readyMs: null, restored: false, timings: {},
-             timeLimitMs: CONFIG.timeLimitMs || 10000, restarts: 0, busy: false, starting: null, start: start, run: run};
+             timeLimitMs: CONFIG.timeLimitMs || 10000, restarts: 0, restart: null, busy: false, starting: null, start: start, run: run};
 
   function fail(message) {
     failure = message;
@@ -88,6 +91,7 @@ var FlamerEngine = window.FlamerEngine || (function () {   // loaded twice: the 
     live = false;
     worker.onmessage = worker.onerror = null;
     worker.terminate();
+    stoppedAt = performance.now();
     job.reject(stopped(reason, reason === "timeout" ? job.limitMs : 0));
     spawn(function () {}, function () {});
   }
@@ -127,6 +131,10 @@ var FlamerEngine = window.FlamerEngine || (function () {   // loaded twice: the 
           Object.keys(m.marks || {}).forEach(function (k) {
             api.timings[k] = Math.round(m.marks[k] + (m.origin || performance.timeOrigin) - performance.timeOrigin);
           });
+        }
+        if (stoppedAt !== null) {
+          api.restart = {ms: Math.round(performance.now() - stoppedAt), restored: !!m.restored};
+          stoppedAt = null;
         }
         live = true;
         resolve();

@@ -617,56 +617,6 @@ def test_nothing_typed_becomes_markup(page, reference):
     assert evaluate(browser, "document.getElementById('calc-q').value") == MARKUP + " vs 별마대"
 
 
-@pytest.mark.parametrize("metrics", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_nothing_scrolls_sideways(page, metrics, tmp_path):
-    """With a verdict, its engine page and the JSON open, and in scenario mode with a long line: the
-    page is no wider than the screen (a wide table or the JSON scroll inside their own box), the
-    engine's page in the frame neither. Screenshots (PNG) beside the test's temp folder."""
-    browser, server, _ = page
-    browser.call("Emulation.setDeviceMetricsOverride", session=True, **metrics)
-    line, r, b = README_LINES[2]
-    got = answer(browser, link_hash(line, r, b))
-    assert got["state"] == "done"
-    time.sleep(0.3)   # the frame refits after a resize
-    for name in ("fight", "scenario"):
-        if name == "scenario":
-            got = answer(browser, "y=" + quote("kind: combat\ntitle: " + "아주긴제목" * 60 + "\n", safe=""))
-        report = browser.evaluate(OVERFLOW_JS)
-        assert report["scrollWidth"] <= report["width"], (name, report)
-        assert report["nbad"] == 0, (name, report["bad"])
-        inner = evaluate(browser, """(() => { const d = document.getElementById('calc-frame').contentDocument;
-                                               return d && d.body ? [d.documentElement.scrollWidth, d.documentElement.clientWidth] : null; })()""")
-        if inner:
-            assert inner[0] <= inner[1], (name, inner)
-        shot = browser.screenshot()
-        assert png_size(shot) == (metrics["width"] * metrics["deviceScaleFactor"],
-                                  metrics["height"] * metrics["deviceScaleFactor"])
-        (tmp_path / f"calculator-{name}-{metrics['width']}.png").write_bytes(shot)
-    # tap targets: every button and field of the inputs at least 40 px tall at the phone's width
-    if metrics is PHONE:
-        small = evaluate(browser, "[...document.querySelectorAll('#scenario-panel button, #scenario-panel textarea, "
-                                  ".calc-answer button, .calc-answer summary, .calc-tab')]"
-                                  ".filter(e => e.offsetParent && e.getBoundingClientRect().height < 40)"
-                                  ".map(e => e.outerHTML.slice(0, 80))")
-        assert not small
-
-
-def test_without_the_engine_the_page_says_what_to_do(page, site):
-    browser, server, _ = page
-    browser.open(f"{server}/no-engine/{PAGE}#{link_hash('거신 vs 별마대')}", PHONE)
-    got = answer(browser, None, want_json=False, wait=link_hash("거신 vs 별마대"))
-    assert got["state"] == "unavailable"
-    text = evaluate(browser, "document.getElementById('engine-status').innerText")
-    assert "엔진 없이" in text and "flamer" in text
-    # opened from disk: browsers keep workers from file://; the page says so, and how to serve it
-    browser.open((site / "판정기.html").as_uri() + "#" + link_hash("거신 vs 별마대"), PHONE)
-    got = answer(browser, None, want_json=False, wait=link_hash("거신 vs 별마대"))
-    assert got["state"] == "unavailable"
-    text = evaluate(browser, "document.getElementById('engine-status').innerText")
-    assert "file://" in text and "--serve" in text
-    assert evaluate(browser, "document.getElementById('calc-q').value") == "거신 vs 별마대"   # the link still fills in
-
-
 # ------------------------------------------------------------ issue 25 ----
 #: links damaged on their way, and what the page's sentence names: fault 2's (the 진내폭격 declaration
 #: cut after a '%' by a chat client: read as it is left, it would be another fight), dates the CLI does
@@ -777,3 +727,54 @@ def test_a_heavy_scenario_is_stopped_and_never_holds_up_a_fight(page, reference)
         evaluate(browser, "FlamerEngine.timeLimitMs = 10000")
     got = answer(browser, link_hash("수문장 vs 거신"))
     check_same(got, *reference.pair(fight_argv("수문장 vs 거신")), "after the time limit")
+
+
+@pytest.mark.parametrize("metrics", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_nothing_scrolls_sideways(page, metrics, tmp_path):
+    """With a verdict, its engine page and the JSON open, and in scenario mode with a long line: the
+    page is no wider than the screen (a wide table or the JSON scroll inside their own box), the
+    engine's page in the frame neither. Screenshots (PNG) beside the test's temp folder."""
+    browser, server, _ = page
+    browser.call("Emulation.setDeviceMetricsOverride", session=True, **metrics)
+    line, r, b = README_LINES[2]
+    got = answer(browser, link_hash(line, r, b))
+    assert got["state"] == "done"
+    time.sleep(0.3)   # the frame refits after a resize
+    for name in ("fight", "scenario"):
+        if name == "scenario":
+            got = answer(browser, "y=" + quote("kind: combat\ntitle: " + "아주긴제목" * 60 + "\n", safe=""))
+        report = browser.evaluate(OVERFLOW_JS)
+        assert report["scrollWidth"] <= report["width"], (name, report)
+        assert report["nbad"] == 0, (name, report["bad"])
+        inner = evaluate(browser, """(() => { const d = document.getElementById('calc-frame').contentDocument;
+                                               return d && d.body ? [d.documentElement.scrollWidth, d.documentElement.clientWidth] : null; })()""")
+        if inner:
+            assert inner[0] <= inner[1], (name, inner)
+        shot = browser.screenshot()
+        assert png_size(shot) == (metrics["width"] * metrics["deviceScaleFactor"],
+                                  metrics["height"] * metrics["deviceScaleFactor"])
+        (tmp_path / f"calculator-{name}-{metrics['width']}.png").write_bytes(shot)
+    # tap targets: every button and field of the inputs at least 40 px tall at the phone's width
+    if metrics is PHONE:
+        small = evaluate(browser, "[...document.querySelectorAll('#scenario-panel button, #scenario-panel textarea, "
+                                  ".calc-answer button, .calc-answer summary, .calc-tab')]"
+                                  ".filter(e => e.offsetParent && e.getBoundingClientRect().height < 40)"
+                                  ".map(e => e.outerHTML.slice(0, 80))")
+        assert not small
+
+
+def test_without_the_engine_the_page_says_what_to_do(page, site):
+    browser, server, _ = page
+    browser.open(f"{server}/no-engine/{PAGE}#{link_hash('거신 vs 별마대')}", PHONE)
+    got = answer(browser, None, want_json=False, wait=link_hash("거신 vs 별마대"))
+    assert got["state"] == "unavailable"
+    text = evaluate(browser, "document.getElementById('engine-status').innerText")
+    assert "엔진 없이" in text and "flamer" in text
+    # opened from disk: browsers keep workers from file://; the page says so, and how to serve it
+    browser.open((site / "판정기.html").as_uri() + "#" + link_hash("거신 vs 별마대"), PHONE)
+    got = answer(browser, None, want_json=False, wait=link_hash("거신 vs 별마대"))
+    assert got["state"] == "unavailable"
+    text = evaluate(browser, "document.getElementById('engine-status').innerText")
+    assert "file://" in text and "--serve" in text
+    assert evaluate(browser, "document.getElementById('calc-q').value") == "거신 vs 별마대"   # the link still fills in
+

@@ -206,11 +206,13 @@ def fight(
                                                   "쓰이고, 출력에 '직접 넣은 값'으로 표시됩니다. 예: --stat \"개미 체력 2\""),
     link: bool = typer.Option(False, "--link",
                               help="답 뒤 마지막 줄에 같은 판정을 여는 판정기 링크(사이트의 판정기 페이지)를 출력합니다. "
-                                   "--json이면 JSON 객체의 마지막 키로, --format html이면 페이지 안에 넣습니다. "
+                                   "--json이면 JSON 객체의 마지막 키로, --format html이면 페이지 안에(불가 판정도 페이지로), "
+                                   "--format md면 <링크> 꼴의 자동 링크로 넣습니다. "
                                    "사이트 주소가 필요합니다(--site-url 또는 FLAMER_SITE_URL)."),
     site_url: Optional[str] = typer.Option(None, "--site-url", metavar="주소",
                                            help="--link에 쓸 사이트 주소: flamer site로 만든 사이트를 올린 곳의 웹 주소. "
-                                                "없으면 환경 변수 FLAMER_SITE_URL."),
+                                                "없으면 환경 변수 FLAMER_SITE_URL. 영문자·숫자와 - _ . ~ : / @ 말고는 "
+                                                "퍼센트 인코딩해서 씁니다."),
 ):
     """한 줄로 적은 전투를 풉니다: 왼쪽이 공격자(턴 플레이어), 오른쪽이 수비자.
 
@@ -274,7 +276,7 @@ def fight(
             if site is not None and isinstance(err, Forbidden):
                 err.link = url()
                 if not as_json:
-                    sys.stdout.write(err.link + "\n")
+                    _refused_link(err, fmt)
             return err
 
         asked: set = set()
@@ -953,7 +955,29 @@ def _link_line(link: Optional[str], fmt: str, before: str) -> None:
     """The calculator link alone on the last line of a text or Markdown answer, after a blank line
     (in Markdown its own paragraph, not a line of the verdict's quote)."""
     if link and fmt != "html":
-        sys.stdout.write(("\n" if before.endswith("\n") else "\n\n") + link + "\n")
+        sys.stdout.write(("\n" if before.endswith("\n") else "\n\n") + _link_text(link, fmt) + "\n")
+
+
+def _link_text(link: str, fmt: str) -> str:
+    """The link as a text or Markdown answer writes it: in Markdown an autolink <…>, whose inside is
+    never read as markup (a '_' or '~' of an escaped value stays a letter of the address; the address
+    holds no space, < or >: links.page_url)."""
+    return f"<{link}>" if fmt == "md" else link
+
+
+def _refused_link(err, fmt: str) -> None:
+    """A refused play (불가) of `fight --link` on stdout, while its message goes to stderr: the link
+    alone (text, Markdown), or in HTML a page holding the refusal and the link, as a verdict's page
+    holds it (a bare line would be no HTML)."""
+    if fmt != "html":
+        sys.stdout.write(_link_text(err.link, fmt) + "\n")
+        return
+    from .render import render
+    from .terminal import clean
+
+    _cite_numbers(err)
+    lines = [ln.strip() for ln in err.message.splitlines() if ln.strip()]
+    sys.stdout.write(clean(render("simulate/forbidden.html.j2", data={"lines": lines, "link": err.link}), html=True))
 
 
 def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text", as_of: Optional[str] = None,

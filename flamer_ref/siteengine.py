@@ -65,6 +65,9 @@ DOWNLOAD_DEADLINE = 300
 #: installed distributions' file lists, so a wheel install works as a checkout does); `_yaml` (PyYAML's
 #: C shim) stays out: yaml falls back to its pure-Python loader
 DEPENDENCIES = ("yaml", "jinja2", "markupsafe", "rapidfuzz", "typer", "shellingham", "annotated_doc")
+#: the longest the calculator lets one command run in the browser (assets/engine.js stops it, says what to
+#: shorten, and the next input gets a fresh engine from the memory snapshot): FlamerEngine.timeLimitMs
+ENGINE_TIME_LIMIT_MS = 10_000
 #: the prebuilt data inside the zip (searchindex.prebuilt), read by flamer_ref.web
 PREBUILT_NAME = "flamer_ref/_data/prebuilt.bin"
 #: the templates compiled to Python modules (compiled_templates), read by flamer_ref.web
@@ -786,7 +789,8 @@ class EngineBuild:
                            "pyodide/pyodide-lock.json": len(pyodide["pyodide-lock.json"]), zip_name: len(blob)}
         files["engine/worker.js"] = _configured("worker.js", config)
         files["assets/engine.js"] = _configured("engine.js", {
-            "worker": "engine/worker.js", "version": PYODIDE_VERSION, "asOf": self.as_of})
+            "worker": "engine/worker.js", "version": PYODIDE_VERSION, "asOf": self.as_of,
+            "timeLimitMs": ENGINE_TIME_LIMIT_MS})
         return files, report
 
 

@@ -15,8 +15,41 @@ from .yamltext import LINE_BREAKS, comment_header, comment_text, needs_quotes  #
 
 class _PureBase(yaml.SafeLoader):
     """PyYAML's pure-Python loader with libyaml's rule for tabs between tokens (yaml_parser_scan_to_
-    next_token: a tab separates tokens inside [ ] and { }, and after a token on a line). Where there is
-    no libyaml (the site's engine in the browser; some installs) a file reads as on the command line."""
+    next_token: a tab separates tokens inside [ ] and { }, and after a token on a line) and its limit on
+    nesting (MAX_NESTING_LEVEL: flow collections and block indentation together). Where there is no
+    libyaml (the site's engine in the browser; some installs) a file reads as on the command line."""
+
+    #: libyaml's MAX_NESTING_LEVEL (libyaml 0.2.6, in PyYAML's wheels): the scanner refuses to nest deeper,
+    #: and as its look-ahead for a simple key runs up to 1,024 characters ahead of the parser, a deep
+    #: '[[[[…' on one line is refused there before the input gate (MAX_DEPTH) sees its 65th level
+    _MAX_NESTING = 1000
+
+    def _nesting_refused(self, context: str) -> None:
+        mark = self.get_mark()
+        raise yaml.scanner.ScannerError(context, mark, "exceeded maximum nesting depth", mark)
+
+    def fetch_flow_collection_start(self, TokenClass):
+        # PyYAML's, with libyaml's check (yaml_parser_increase_flow_level: STACK_LIMIT(indents,
+        # MAX_NESTING_LEVEL - flow_level)) between saving the simple key and entering the level
+        self.save_possible_simple_key()
+        if len(self.indents) >= self._MAX_NESTING - self.flow_level:
+            self._nesting_refused("while increasing flow level")
+        self.flow_level += 1
+        self.allow_simple_key = True
+        start_mark = self.get_mark()
+        self.forward()
+        end_mark = self.get_mark()
+        self.tokens.append(TokenClass(start_mark, end_mark))
+
+    def add_indent(self, column):
+        # libyaml's yaml_parser_roll_indent: the indentation pushed, then the same limit
+        if self.indent < column:
+            self.indents.append(self.indent)
+            if len(self.indents) >= self._MAX_NESTING - self.flow_level:
+                self._nesting_refused("while increasing block level")
+            self.indent = column
+            return True
+        return False
 
     def scan_to_next_token(self):
         if self.index == 0 and self.peek() == "\ufeff":
@@ -382,6 +415,7 @@ _YAML_KO = (
     ("found duplicate anchor", "같은 별칭(&이름)을 두 번 정의했습니다"),
     ("second occurrence", "같은 별칭(&이름)을 두 번 정의했습니다"),  # (both parsers: "found duplicate anchor" is the context)
     ("unacceptable character", "YAML에 쓸 수 없는 문자가 있습니다"),
+    ("exceeded maximum nesting depth", f"목록·매핑이 너무 깊게 중첩되었습니다 ({MAX_DEPTH}단계까지 받습니다)"),
 )
 
 

@@ -11,7 +11,10 @@ and `--json`, `simulate - …`: one process per case, forked from a warm interpr
 - the page rewrites the link as the player types, and the link opens the same answer;
 - missing stats are asked inline, remembered, marked as the player's own, and go into the link;
 - nothing typed becomes markup in the page; nothing scrolls sideways at 390 px;
-- opened from file:// or without the engine, the page says so in Korean.
+- opened from file:// or without the engine, the page says so in Korean;
+- issue 25: a damaged link (cut after a '%', a bad date, an unknown key) says so and computes nothing;
+  a 23-digit stat and a 100,000-deep scenario give the CLI's messages; a heavy scenario is stopped at
+  the time limit (set low here) and by a fight typed meanwhile, and the next fight answers.
 
 Skipped, saying why, without Chromium or when the site could not get Pyodide."""
 
@@ -62,11 +65,14 @@ MORE_FIGHTS = [
     ("거신 vs 수문장, 장인(정착)", ["수비자 재부팅"], [], {}),            # a declaration without its target
     ("거신 vs", [], [], {}),                                            # bad input
     ("수문장 vs 거신", [], [], {"cell": "abc"}),                         # a bad cell
-    ("수문장 vs 거신", [], [], {"as_of": "언젠가"}),                     # a bad date: a usage error (exit 2)
     ("수문장 vs 개미", [], [], {}),                                      # stats the card data lacks (미상)
     ("수문장 vs 개미", [], [], {"stats": ("개미 속도 2",)}),               # a link's stat the page cannot read
 ]
 MARKUP = '<script>document.title="x"</script><img src=x onerror=alert(1)> & "따옴표" \'\u202e<b>굵게</b>'
+# issue 25: a stat of 23 digits (the engine must see the text typed, not 1e+23) and a scenario nested
+# 100,000 deep (the engine's YAML reader must say what the CLI's says)
+BIG_STAT = ("수문장 vs 개미", ["개미 hp 99999999999999999999999"])
+DEEP_Y = "종류: 전투\n셀: " + "[" * 100000 + "]" * 100000 + "\n"
 
 
 # ---------------------------------------------------------------- helpers ----
@@ -240,8 +246,10 @@ def reference(tmp_path_factory, has_stat_option):
     if has_stat_option:
         argvs.append(fight_argv("수문장 vs 개미", stats=[f"개미 {k} {v}" for k, v in STAT_VALUES.items()
                                                          if k != "cost"]))
+    argvs += [fight_argv(BIG_STAT[0], stats=BIG_STAT[1]), fight_argv("거신 vs 별마대"), fight_argv("수문장 vs 거신")]
     cases = [(a + fmt, None) for a in argvs for fmt in (["--format", "html"], ["--json"])]
-    cases += [(["simulate", "-"] + fmt, t) for t in scenario_texts() for fmt in (["--format", "html"], ["--json"])]
+    cases += [(["simulate", "-"] + fmt, t) for t in scenario_texts() + [DEEP_Y]
+              for fmt in (["--format", "html"], ["--json"])]
     ref = Reference(cases, tmp_path_factory.mktemp("reference"))
     yield ref
     if ref.proc.poll() is None:
@@ -297,7 +305,7 @@ ANSWER_JS = r"""
     const st = answer.getAttribute('data-state');
     const key = answer.getAttribute('data-key');
     const settled = (st === 'done' && verdict.getAttribute('data-key') === key) ||
-                    st === 'error' || st === 'ask' || st === 'unavailable';
+                    st === 'error' || st === 'ask' || st === 'unavailable' || st === 'damaged';
     const jsonDone = !wantJson || st === 'unavailable' || out.getAttribute('data-key') === key;
     if (settled && jsonDone && (wait === null || answer.getAttribute('data-hash') === wait)) break;
     if (performance.now() - t0 > 90000) return {timeout: true, state: st, hash: answer.getAttribute('data-hash')};
@@ -609,6 +617,118 @@ def test_nothing_typed_becomes_markup(page, reference):
     assert evaluate(browser, "document.getElementById('calc-q').value") == MARKUP + " vs 별마대"
 
 
+# ------------------------------------------------------------ issue 25 ----
+#: links damaged on their way, and what the page's sentence names: fault 2's (the 진내폭격 declaration
+#: cut after a '%' by a chat client: read as it is left, it would be another fight), dates the CLI does
+#: not read, a key the page does not know
+DAMAGED = [
+    (link_hash("거신, 장인 vs 개미(정착 lv1 hp2 atk1)", ["수비자 진내폭격 비용 개미"]) + "%", "대응턴 선언(r)의 값에 잘못된 % 표기"),
+    (link_hash("수문장 vs 거신", opts={"as_of": "언젠가"}), "기준일(as_of) ‘언젠가’"),
+    (link_hash("수문장 vs 거신", opts={"as_of": "2026-13-45"}), "기준일(as_of) ‘2026-13-45’"),
+    (link_hash("수문장 vs 거신") + "&utm_source=chat", "모르는 항목"),
+]
+COUNT_RUNS = """(() => { if (!window.__runs) { window.__runs = {n: 0}; const real = FlamerEngine.run;
+  FlamerEngine.run = function () { window.__runs.n += 1; return real.apply(this, arguments); }; }
+  window.__runs.n = 0; })()"""
+
+
+def test_a_damaged_link_says_so_and_computes_nothing(page, reference):
+    """Fault 2: a damaged link is never read in part: the page says what is wrong (in Korean), shows no
+    verdict, runs nothing, leaves the address as received, and empties the inputs; typing starts over."""
+    browser, _, _ = page
+    answer(browser, link_hash("거신 vs 별마대"), want_json=False)   # a verdict on the page before
+    evaluate(browser, COUNT_RUNS)
+    for h, said in DAMAGED:
+        got = answer(browser, h, want_json=False)
+        assert got["state"] == "damaged", (h, got)
+        assert got["error"].startswith("링크가 손상되었습니다: ") and said in got["error"], got["error"]
+        assert got["errorCode"] == "damaged-link"
+        assert got["verdict"] is None and got["srcdoc"] is None and not got["notices"]
+        assert got["pageHash"] == h   # the address is the link as received, not a rewrite of what was read
+        fields = evaluate(browser, "[document.getElementById('calc-q').value, document.querySelectorAll('.calc-decl').length,"
+                                   " document.getElementById('calc-asof').value]")
+        assert fields == ["", 0, ""], fields
+    assert evaluate(browser, "window.__runs.n") == 0   # nothing computed from what is left of a link
+    # typing is a new input: the damage goes, the fight is computed and the address follows it
+    evaluate(browser, "document.getElementById('calc-q').focus()")
+    browser.call("Input.insertText", session=True, text="수문장 vs 거신")
+    got = answer(browser, None, want_json=False, wait=link_hash("수문장 vs 거신"))
+    assert got["state"] == "done" and got["error"] is None
+    assert got["verdict"] == verdict_lines(reference(fight_argv("수문장 vs 거신") + ["--format", "html"])["stdout"])
+
+
+def test_a_big_stat_and_deep_nesting_give_the_clis_messages(page, reference):
+    """Fault 16: a 23-digit stat reaches the engine as typed (not 1e+23); a 100,000-deep [[…]] in #y= gets
+    the message `flamer simulate -` gives (the YAML reader's, not the input gate's 64-level one)."""
+    browser, _, _ = page
+    line, specs = BIG_STAT
+    h = link_hash(line, stats=specs)
+    got = answer(browser, h)
+    check_same(got, *reference.pair(fight_argv(line, stats=specs)), specs)
+    assert "23자리" in got["error"] and got["hash"] == h
+    # too long for a link: the page takes it and leaves the address without it (HASH_MAX)
+    got = answer(browser, "y=" + quote(DEEP_Y, safe=""), wait="")
+    check_same(got, *reference.pair(["simulate", "-"], DEEP_Y), "100,000 deep")
+    assert "너무 깊게 중첩" in got["error"] and "64단계보다" not in got["error"]
+
+
+def heavy_scenario() -> str:
+    """A combat of 1,000 cells (the most a scenario takes), 3 against 3 in each: valid, and seconds of
+    work for the engine in the browser (issue 25's test of the time limit and of cancelling)."""
+    cells = {}
+    for i in range(1000):
+        k = i % 7
+        cells[f"{i % 40},{i // 40}"] = {
+            "A": [{"id": f"a{i}-{j}", "name": "p", "lv": 2 + j + k % 3, "hp": 4 + j + k, "atk": 1 + (j + k) % 3}
+                  for j in range(3)],
+            "B": [{"id": f"b{i}-{j}", "name": "q", "lv": 1 + j + k % 4, "hp": 5 + j, "atk": 1 + (j * k) % 3,
+                   **({"state": "settled"} if j == 0 else {})} for j in range(3)]}
+    return json.dumps({"kind": "combat", "attacker": "A", "cells": cells}, separators=(",", ":"))
+
+
+PASTE_AND_WAIT_BUSY = r"""(async (text) => {
+  document.getElementById('tab-scenario').click();
+  const y = document.getElementById('calc-y');
+  y.value = text;
+  y.dispatchEvent(new Event('input'));
+  const t0 = performance.now();
+  while (!(FlamerEngine.busy && document.getElementById('calc-answer').getAttribute('data-state') === 'busy')) {
+    if (performance.now() - t0 > 60000) return false;
+    await new Promise(r => setTimeout(r, 10));
+  }
+  return true;
+})"""
+
+
+def test_a_heavy_scenario_is_stopped_and_never_holds_up_a_fight(page, reference):
+    """Fault 8: the engine runs in a worker the page stops: a fight typed while a heavy scenario is being
+    computed cancels it (the worker is replaced, from the memory snapshot) and answers; a computation
+    longer than the time limit (FlamerEngine.timeLimitMs: 10 s, set to 1 s here) stops with a Korean
+    message saying what to shorten, and the next fight answers as the CLI does."""
+    browser, _, _ = page
+    heavy = heavy_scenario()
+    restarts = evaluate(browser, "FlamerEngine.timeLimitMs = 300000; FlamerEngine.restarts")
+    try:
+        assert evaluate(browser, f"{PASTE_AND_WAIT_BUSY}({json.dumps(heavy)})")
+        fight = link_hash("거신 vs 별마대")
+        got = answer(browser, fight, want_json=False)
+        assert got["state"] == "done", got
+        assert got["verdict"] == verdict_lines(reference(fight_argv("거신 vs 별마대") + ["--format", "html"])["stdout"])
+        assert evaluate(browser, "FlamerEngine.restarts") == restarts + 1   # stopped, not waited for
+        # the time limit
+        evaluate(browser, "FlamerEngine.timeLimitMs = 1000")
+        assert evaluate(browser, f"{PASTE_AND_WAIT_BUSY}({json.dumps(heavy)})")
+        got = answer(browser, None, want_json=False, wait="")
+        assert got["state"] == "error" and got["errorCode"] == "timeout", got
+        assert got["error"].startswith("판정이 1초 안에 끝나지 않아 멈췄습니다.") and "라운드 수나 셀·기물 수를 줄이" in got["error"]
+        assert got["verdict"] is None and got["srcdoc"] is None
+        assert evaluate(browser, "FlamerEngine.restarts") == restarts + 2
+    finally:
+        evaluate(browser, "FlamerEngine.timeLimitMs = 10000")
+    got = answer(browser, link_hash("수문장 vs 거신"))
+    check_same(got, *reference.pair(fight_argv("수문장 vs 거신")), "after the time limit")
+
+
 @pytest.mark.parametrize("metrics", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_nothing_scrolls_sideways(page, metrics, tmp_path):
     """With a verdict, its engine page and the JSON open, and in scenario mode with a long line: the
@@ -657,3 +777,4 @@ def test_without_the_engine_the_page_says_what_to_do(page, site):
     text = evaluate(browser, "document.getElementById('engine-status').innerText")
     assert "file://" in text and "--serve" in text
     assert evaluate(browser, "document.getElementById('calc-q').value") == "거신 vs 별마대"   # the link still fills in
+

@@ -12,12 +12,129 @@
  *
  * The input lives in the URL hash (the calculator link of `flamer fight --link`):
  *   #q=<line>&r=<decl>…&b=<decl>…&cell=<x,y>&stat=<card stat value>…&as_of=<date>   or   #y=<yaml>
- * and is rewritten with history.replaceState as the player edits. */
+ * and is rewritten with history.replaceState as the player edits. A damaged link (cut by a chat client,
+ * edited by hand) is read whole or not at all: the page says what is wrong, computes nothing and leaves
+ * the address as it is (FlamerLink below; the rules are flamer_ref/links.py's). */
+
+/* FlamerLink: the reader of the calculator link, the same rules as flamer_ref/links.py `read` (its
+ * docstring is the specification; tests/test_hostile3_links.py runs both readers on the same damaged
+ * links). Self-contained, so that node can load this file: module.exports below, and the page's code
+ * after it does nothing without a document.
+ *   FlamerLink.read(fragment)  → {kind: "none"} (an empty fragment)
+ *                                 {kind: "fight", q, r: [], b: [], cell, stat: [], as_of (null: none)}
+ *                                 {kind: "scenario", y}
+ *                                 {kind: "damaged", code, key (null: none), piece (from 1; 0: no-q),
+ *                                  raw (the piece as written), value (decoded, when it could be)}
+ *   FlamerLink.message(damaged) → the Korean sentence the page shows
+ *   FlamerLink.blank(v), .isDate(v), .enc(v) */
+var FlamerLink = (function () {
+  "use strict";
+  var KEYS = {q: true, r: true, b: true, cell: true, stat: true, as_of: true, y: true};
+  var REPEATED = {r: true, b: true, stat: true};
+  // the characters String.prototype.trim removes, spelt out (links.BLANK)
+  var BLANK = /^[ \t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]*$/;
+  var BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+  var LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  var SP = "[ \\t\\n\\r\\f\\v]*";
+  var ISO = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+  var YMD = new RegExp("^([0-9]{4})" + SP + "년" + SP + "([0-9]{1,2})" + SP + "월" + SP + "([0-9]{1,2})" + SP + "일?$");
+  var MD = [new RegExp("^([0-9]{1,2})" + SP + "[-/.]" + SP + "([0-9]{1,2})\\.?$"),
+            new RegExp("^([0-9]{1,2})" + SP + "월" + SP + "([0-9]{1,2})" + SP + "일?$")];
+  var DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  var NAMES = {q: "전투 줄(q)", r: "대응턴 선언(r)", b: "(전투) 선언(b)", cell: "셀(cell)", stat: "수치(stat)",
+               as_of: "기준일(as_of)", y: "시나리오(y)"};
+
+  function blank(v) { return BLANK.test(v); }
+  // links.is_link_date: the forms --as-of reads, in ASCII digits and spaces; a month and day without
+  // the year must exist in that month (29 February too)
+  function isDate(v) {
+    var t = v.replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
+    var m = ISO.exec(t) || YMD.exec(t);
+    if (m) {
+      var y = +m[1], mo = +m[2], d = +m[3];
+      var leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+      return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= (mo === 2 ? (leap ? 29 : 28) : DAYS[mo - 1]);
+    }
+    for (var i = 0; i < MD.length; i++) {
+      m = MD[i].exec(t);
+      if (m) return +m[1] >= 1 && +m[1] <= 12 && +m[2] >= 1 && +m[2] <= DAYS[+m[1] - 1];
+    }
+    return false;
+  }
+  // the link's percent-encoding: encodeURIComponent, and ! ' ( ) * too (Python's quote(v, safe=""))
+  function enc(v) {
+    return encodeURIComponent(v).replace(/[!'()*]/g, function (c) {
+      return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+    });
+  }
+  function read(frag) {
+    if (!frag) return {kind: "none"};
+    var got = {r: [], b: [], stat: []}, seen = {}, fight = false;
+    var pieces = frag.split("&");
+    function damaged(code, key, n, piece, value) {
+      return {kind: "damaged", code: code, key: key, piece: n, raw: piece, value: value === undefined ? null : value};
+    }
+    for (var i = 0; i < pieces.length; i++) {
+      var piece = pieces[i], n = i + 1;
+      if (!piece) return damaged("empty-piece", null, n, piece);
+      var at = piece.indexOf("=");
+      if (at < 0) return damaged("no-equals", null, n, piece);
+      var key = piece.slice(0, at), raw = piece.slice(at + 1), value;
+      if (!Object.prototype.hasOwnProperty.call(KEYS, key)) return damaged("unknown-key", key, n, piece);
+      if (BAD_ESCAPE.test(raw)) return damaged("bad-escape", key, n, piece);
+      if (LONE.test(raw)) return damaged("bad-utf8", key, n, piece);
+      try { value = decodeURIComponent(raw); } catch (e) { return damaged("bad-utf8", key, n, piece); }
+      if (!REPEATED[key] && seen[key]) return damaged("repeated-key", key, n, piece, value);
+      if ((key === "y" && fight) || (key !== "y" && seen.y)) return damaged("mixed", key, n, piece, value);
+      if (blank(value)) return damaged("empty-value", key, n, piece, value);
+      if (key === "as_of" && !isDate(value)) return damaged("bad-date", key, n, piece, value);
+      if (REPEATED[key]) got[key].push(value); else got[key] = value;
+      seen[key] = true;
+      if (key !== "y") fight = true;
+    }
+    if (seen.y) return {kind: "scenario", y: got.y};
+    if (!seen.q) return damaged("no-q", null, 0, "");
+    return {kind: "fight", q: got.q, r: got.r, b: got.b, cell: seen.cell ? got.cell : "1,1", stat: got.stat,
+            as_of: seen.as_of ? got.as_of : null};
+  }
+  // a piece as the message shows it: its head and its tail (a cut link is damaged at its end)
+  function shown(text) {
+    text = String(text);
+    return text.length > 60 ? text.slice(0, 28) + "…" + text.slice(-28) : text;
+  }
+  function message(d) {
+    var name = d.key !== null && NAMES[d.key] ? NAMES[d.key] : null, what;
+    switch (d.code) {
+      case "empty-piece": what = "빈 항목이 있습니다('&'가 겹치거나 링크 끝에 있음)"; break;
+      case "no-equals": what = "'='가 없는 항목이 있습니다"; break;
+      case "unknown-key": what = "이 판정기가 모르는 항목이 있습니다"; break;
+      case "bad-escape": what = name + "의 값에 잘못된 % 표기가 있습니다(링크가 %XX 중간에서 잘림)"; break;
+      case "bad-utf8": what = name + "의 값이 글자로 풀리지 않습니다(링크가 글자 중간에서 잘림)"; break;
+      case "repeated-key": what = name + " 항목이 두 번 나옵니다"; break;
+      case "mixed": what = "시나리오(y)와 전투 항목이 한 링크에 섞여 있습니다"; break;
+      case "empty-value": what = name + "의 값이 비어 있습니다"; break;
+      case "bad-date": what = "기준일(as_of) ‘" + shown(d.value) + "’: 날짜로 읽을 수 없습니다(이렇게 적습니다: 2026-09-24, 9/24, 09-24, 9월 24일)"; break;
+      case "no-q": what = "전투 줄(q)이 없습니다"; break;
+      default: what = d.code;
+    }
+    var where = !d.piece ? "" : " — " + d.piece + "번째 항목" +
+                (d.raw && d.code !== "bad-date" ? " ‘" + shown(d.raw) + "’" : "");
+    return "링크가 손상되었습니다: " + what + where + ". 아무것도 판정하지 않았습니다. 링크를 끝까지 복사했는지 " +
+           "확인하세요(채팅 앱이 링크 끝을 자르기도 합니다).";
+  }
+  return {read: read, message: message, blank: blank, isDate: isDate, enc: enc};
+})();
+if (typeof module === "object" && module.exports) module.exports = FlamerLink;
+
 (function () {
   "use strict";
+  if (typeof document === "undefined") return;   // loaded by node for FlamerLink alone
 
   var DEFAULT_CELL = "1,1";
   var DEBOUNCE_MS = 300;
+  // a computation a newer input replaces may finish this long before the engine is stopped for the
+  // newer one (a fight takes a fraction of it; stopping means restarting the engine: FlamerEngine.run)
+  var SUPERSEDE_MS = 400;
   var HASH_MAX = 100000;            // a longer scenario is not put into the link (some browsers refuse it)
   var FILE_MAX = 8 * 1024 * 1024;   // a larger file is not read at all (the engine takes 2 MB)
   var STORE_KEY = "flamer-calculator-stats";
@@ -55,6 +172,9 @@
   var jsonCache = {};         // job key → the --json answer
   var jsonKeys = [];
   var writtenHash = null;     // the hash this page wrote last (a hashchange to another one is a new link)
+  var damaged = null;         // the damage of the link opened last (FlamerLink.read), until the player acts
+  var running = [];           // the engine runs of the latest computation: cancelled when a newer one starts
+  var under = null;           // the computation whose answer is on its way: {key, seq}
   var siteAsOf = null;        // the date a site built with --as-of stands at (FlamerEngine.asOf): the default
 
   // ------------------------------------------------------------------ helpers ----
@@ -73,15 +193,7 @@
     el.answer.setAttribute("data-hash", writtenHash || "");
     if (job) el.answer.setAttribute("data-key", job.key); else el.answer.removeAttribute("data-key");
   }
-  // the link's percent-encoding: encodeURIComponent, and ! ' ( ) * too (Python's quote(v, safe=""))
-  function enc(v) {
-    return encodeURIComponent(v).replace(/[!'()*]/g, function (c) {
-      return "%" + c.charCodeAt(0).toString(16).toUpperCase();
-    });
-  }
-  function dec(v) {
-    try { return decodeURIComponent(v); } catch (e) { return null; }
-  }
+  var enc = FlamerLink.enc;
   function storeGet() {
     try { return JSON.parse(window.localStorage.getItem(STORE_KEY) || "{}") || {}; } catch (e) { return {}; }
   }
@@ -127,7 +239,7 @@
   }
   function rowValues(kind) {
     var out = [];
-    el.rows[kind].querySelectorAll("input").forEach(function (i) { if (i.value.trim()) out.push(i.value); });
+    el.rows[kind].querySelectorAll("input").forEach(function (i) { if (!FlamerLink.blank(i.value)) out.push(i.value); });
     return out;
   }
   function setRows(kind, values) {
@@ -153,9 +265,11 @@
   function mentioned(row, words) {
     return named(row.card, words) || named(row.label, words);
   }
+  // the value exactly as typed (never through a JavaScript number: 23 digits stay 23 digits, and the
+  // engine answers them as the CLI does)
   function statValue(row) {
     var v = row.input.value.trim();
-    return /^-?\d+$/.test(v) ? String(parseInt(v, 10)) : null;
+    return /^-?\d+$/.test(v) ? v : null;
   }
   function activeStats(words) {
     var out = [];
@@ -228,7 +342,7 @@
     var f = fightInput();
     var words = [f.q].concat(f.r, f.b).join("\n");
     var stats = activeStats(words);
-    if (!f.q.trim()) return null;
+    if (FlamerLink.blank(f.q)) return null;
     var opts = [];
     f.r.forEach(function (v) { opts.push("-r", v); });
     f.b.forEach(function (v) { opts.push("-b", v); });
@@ -250,8 +364,8 @@
       return h.length > HASH_MAX ? null : h;
     }
     var f = fightInput();
-    var parts = [];
-    if (f.q) parts.push("q=" + enc(f.q));
+    if (FlamerLink.blank(f.q)) return "";   // no line, no fight: nothing to link (a link without q is damaged)
+    var parts = ["q=" + enc(f.q)];
     f.r.forEach(function (v) { parts.push("r=" + enc(v)); });
     f.b.forEach(function (v) { parts.push("b=" + enc(v)); });
     if (f.cell !== DEFAULT_CELL) parts.push("cell=" + enc(f.cell));
@@ -269,27 +383,29 @@
       history.replaceState(null, "", h ? "#" + h : window.location.pathname + window.location.search);
     } catch (e) { /* some browsers refuse it for file:// */ }
   }
-  function readHash() {
+  // The link in the address (FlamerLink.read): filled into the inputs, or, damaged, nothing at all —
+  // the inputs emptied, the damage said (compute), the address left as it is. False: no link.
+  function openLink() {
     var raw = window.location.hash.replace(/^#/, "");
-    if (!raw) return null;
-    var out = {q: null, r: [], b: [], cell: null, stat: [], as_of: null, y: null};
-    raw.split("&").forEach(function (pair) {
-      var i = pair.indexOf("=");
-      if (i < 0) return;
-      var k = pair.slice(0, i), v = dec(pair.slice(i + 1));
-      if (v === null) return;
-      if (k === "r" || k === "b" || k === "stat") out[k].push(v);
-      else if (k in out && out[k] === null) out[k] = v;
-    });
-    return out;
-  }
-  function fillFrom(link) {
-    if (link.y !== null) {
-      setMode("scenario");
-      el.y.value = link.y;
+    var link = FlamerLink.read(raw);
+    if (link.kind === "none") return false;
+    damaged = link.kind === "damaged" ? link : null;
+    if (damaged) {
+      writtenHash = raw;
+      el.y.value = "";
+      fillFrom({kind: damaged.key === "y" ? "scenario" : "fight", y: "", q: "", r: [], b: [], cell: DEFAULT_CELL,
+                stat: [], as_of: null});
       return true;
     }
-    if (link.q === null) return false;
+    fillFrom(link);
+    return true;
+  }
+  function fillFrom(link) {
+    if (link.kind === "scenario") {
+      setMode("scenario");
+      el.y.value = link.y;
+      return;
+    }
     setMode("fight");
     // a link is the whole input: the stats it gives and no others
     statRows.forEach(function (row) { row.node.parentNode.removeChild(row.node); });
@@ -298,7 +414,7 @@
     el.q.value = link.q;
     setRows("r", link.r);
     setRows("b", link.b);
-    el.cell.value = link.cell || DEFAULT_CELL;
+    el.cell.value = link.cell;
     el.asOf.value = link.as_of || "";
     link.stat.forEach(function (spec) {
       var s = parseStatSpec(spec);
@@ -307,7 +423,6 @@
       row.word = s.word;
       row.input.value = s.value;   // the link's value wins over one remembered on this device
     });
-    return true;
   }
 
   // ------------------------------------------------------------------- engine ----
@@ -350,7 +465,7 @@
     if (window.location.protocol === "file:") {
       setEngine("unavailable", "파일로 연 페이지(file://)에서는 브라우저가 판정기 엔진을 막아 판정할 수 없습니다.", SERVE_HELP);
       stateLine();
-      answerState("unavailable", null);
+      if (!damaged) answerState("unavailable", null);
       return;
     }
     loadEngineScript().then(function (E) {
@@ -365,7 +480,7 @@
                 ".tgz 로(또는 네트워크에 연결해) 다시 만들면 엔진이 함께 " +
                 "들어갑니다. 그동안은 명령줄의 flamer fight, flamer simulate로 같은 판정을 봅니다.");
       stateLine();
-      answerState("unavailable", null);
+      if (!damaged) answerState("unavailable", null);
       throw null;
     }).then(function () {
       engine.ready = true;
@@ -377,12 +492,32 @@
       setEngine("failed", "판정기 엔진을 시작하지 못했습니다: " + msg,
                 "페이지를 새로 고쳐 보세요. 계속되면 " + SERVE_HELP);
       stateLine();
-      answerState("unavailable", null);
+      if (!damaged) answerState("unavailable", null);
     });
   }
+  // The engine's answer to argv; the run belongs to the latest computation and is cancelled when a newer
+  // one starts (FlamerEngine stops a run it is busy with, so a heavy scenario never holds up a fight
+  // typed after it). A run longer than FlamerEngine.timeLimitMs is stopped: rejected with reason "timeout".
   function run(argv, stdin) {
-    return window.FlamerEngine.run(argv, stdin);
+    var p = window.FlamerEngine.run(argv, stdin);
+    running.push(p);
+    return p;
   }
+  function cancelRunning() {
+    running.forEach(function (p) { if (p.cancel) p.cancel(SUPERSEDE_MS); });
+    running = [];
+    under = null;
+  }
+  // what the page says when the engine ran out of time: what to make smaller
+  function tooLong(job, e) {
+    var s = Math.max(1, Math.round(((e && e.limitMs) || 10000) / 1000));
+    return job.kind === "scenario"
+      ? "판정이 " + s + "초 안에 끝나지 않아 멈췄습니다. 이 기기에서 풀기에는 시나리오가 너무 큽니다 — 라운드 수나 " +
+        "셀·기물 수를 줄이거나 여러 시나리오로 나눠서 다시 넣어 보세요. 명령줄의 flamer simulate로도 풀 수 있습니다."
+      : "판정이 " + s + "초 안에 끝나지 않아 멈췄습니다. 기물이나 선언을 줄여서 다시 넣어 보세요. " +
+        "명령줄의 flamer fight로도 풀 수 있습니다.";
+  }
+  function isTimeout(e) { return !!(e && e.reason === "timeout"); }
 
   // ------------------------------------------------------------------ answers ----
   function stateLine(message) {
@@ -393,6 +528,17 @@
     }
     el.state.textContent = message;
     show(el.state, !!message);
+  }
+  // a damaged link: what is wrong, and nothing else (no verdict, no frame, the address as it was)
+  function showDamaged() {
+    showNothing();
+    stateLine("");
+    el.linkStatus.textContent = "";
+    el.error.textContent = FlamerLink.message(damaged);
+    el.error.setAttribute("data-code", "damaged-link");
+    el.error.removeAttribute("data-key");
+    show(el.error, true);
+    answerState("damaged", null);
   }
   function showNothing() {
     show(el.verdict, false); show(el.error, false); show(el.frameBox, false); show(el.notices, false); show(el.mine, false);
@@ -489,7 +635,9 @@
     run(job.argv.concat(["--json"]), job.stdin).then(function (res) {
       rememberJson(job, res);
       if (my === seq && shown === job) showJson(job, res);
-    }, function () { /* the computation itself reports a broken engine */ });
+    }, function (e) {   // (the computation itself reports a broken engine)
+      if (my === seq && shown === job && isTimeout(e)) el.jsonOut.textContent = tooLong(job, e);
+    });
   }
 
   // The 미상 stats a fight needs: a row for each (card, stat), filled from this device's memory; true
@@ -517,30 +665,43 @@
   function compute() {
     clearTimeout(timer);
     var my = ++seq;
+    if (damaged) { cancelRunning(); showDamaged(); return; }
     var job = currentJob();
     writeHash();
     if (!job) {
+      cancelRunning();
       showNothing();
       stateLine(mode === "fight" ? "전투를 적으면 판정합니다." : "시나리오를 붙여 넣거나 파일을 열면 판정합니다.");
       answerState("idle", null);
       return;
     }
     if (!engine.ready) { stateLine(); answerState(engine.state === "loading" ? "waiting" : "unavailable", job); return; }
+    if (under && under.key === job.key) {   // the same input again (a tab, Enter): its answer is on its way
+      under.seq = my;
+      answerState("busy", job);
+      return;
+    }
+    cancelRunning();
+    var ticket = under = {key: job.key, seq: my};
+    function latest() { return ticket.seq === seq; }   // no newer input since
+    function over() { if (under === ticket) under = null; }
     stateLine("판정 중…");
     answerState("busy", job);
     el.verdict.classList.add("stale");
     run(job.argv.concat(["--format", "html"]), job.stdin).then(function (res) {
-      if (my !== seq) return null;
+      if (!latest()) return null;
       if (res.code === 0) {
+        over();
         stateLine("");
         showPage(job, res);   // the verdict box stays dimmed until the frame has loaded (framed)
         answerState("done", job);
-        loadJson(my);
+        loadJson(seq);
         return null;
       }
       // a failure: its code (and the stats it lacks) from the --json answer
       return run(job.argv.concat(["--json"]), job.stdin).then(function (js) {
-        if (my !== seq) return;
+        if (!latest()) return;
+        over();
         rememberJson(job, js);
         var obj = null;
         try { obj = JSON.parse(js.stdout); } catch (e) { obj = null; }
@@ -557,14 +718,18 @@
         if (el.json.open) showJson(job, js);
       });
     }).catch(function (e) {
-      if (my !== seq) return;
+      if (!latest()) return;
+      over();
       stateLine("");
-      showError(job, {stderr: "판정기 엔진이 답하지 못했습니다: " + (e && e.message ? e.message : String(e)) +
-                              "\n페이지를 새로 고쳐 보세요."}, "engine");
+      el.verdict.classList.remove("stale");
+      if (isTimeout(e)) showError(job, {stderr: tooLong(job, e)}, "timeout");
+      else showError(job, {stderr: "판정기 엔진이 답하지 못했습니다: " + (e && e.message ? e.message : String(e)) +
+                                   "\n페이지를 새로 고쳐 보세요."}, "engine");
       answerState("error", job);
     });
   }
   function edited() {
+    damaged = null;
     rawStats = [];
     writeHash();
     clearTimeout(timer);
@@ -582,8 +747,8 @@
   }
 
   // ------------------------------------------------------------------- wiring ----
-  el.tabFight.addEventListener("click", function () { setMode("fight"); compute(); });
-  el.tabScenario.addEventListener("click", function () { setMode("scenario"); compute(); });
+  el.tabFight.addEventListener("click", function () { damaged = null; setMode("fight"); compute(); });
+  el.tabScenario.addEventListener("click", function () { damaged = null; setMode("scenario"); compute(); });
   [el.q, el.cell, el.asOf, el.y].forEach(function (i) { i.addEventListener("input", edited); });
   el.q.addEventListener("keydown", function (ev) { if (ev.key === "Enter") { ev.preventDefault(); compute(); } });
   document.querySelectorAll("[data-add]").forEach(function (b) {
@@ -593,6 +758,7 @@
     b.addEventListener("click", function () {
       var rs = [];
       for (var i = 0; b.hasAttribute("data-r" + i); i++) rs.push(b.getAttribute("data-r" + i));
+      damaged = null;
       setMode("fight");
       el.q.value = b.getAttribute("data-q");
       setRows("r", rs);
@@ -606,6 +772,7 @@
     b.addEventListener("click", function () {
       var t = TEMPLATES[b.getAttribute("data-template")];
       if (typeof t !== "string") return;
+      damaged = null;
       undoText = el.y.value.trim() && el.y.value !== t ? el.y.value : null;
       show(el.undo, undoText !== null);
       el.y.value = t;
@@ -614,6 +781,7 @@
   });
   el.undo.addEventListener("click", function () {
     if (undoText === null) return;
+    damaged = null;
     el.y.value = undoText;
     undoText = null;
     show(el.undo, false);
@@ -636,6 +804,7 @@
                   {stderr: f.name + ": UTF-8 글자로 읽을 수 없는 파일입니다. 시나리오는 UTF-8 텍스트(YAML)여야 합니다."}, "file");
         return;
       }
+      damaged = null;
       setMode("scenario");
       el.y.value = t.replace(/^\ufeff/, "");
       compute();
@@ -644,6 +813,10 @@
   });
   el.json.addEventListener("toggle", function () { loadJson(seq); });
   el.copy.addEventListener("click", function () {
+    if (damaged) {   // the address is the damaged link as received: nothing of it to share
+      el.linkStatus.textContent = "받은 링크가 손상되어 복사하지 않았습니다. 보낸 사람에게 링크 전체를 다시 받아 주세요.";
+      return;
+    }
     writeHash();
     if (hashOf() === null) {   // too long for a link: the message writeHash left stands
       el.linkStatus.textContent = "시나리오가 길어 링크로 보낼 수 없습니다. 파일로 보내 주세요.";
@@ -674,14 +847,12 @@
   window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(fit, 100); });
   window.addEventListener("hashchange", function () {
     if (window.location.hash.replace(/^#/, "") === writtenHash) return;
-    var link = readHash();
-    if (link && fillFrom(link)) compute();
+    if (openLink()) compute();
   });
 
   // ------------------------------------------------------------------- start ----
   setMode("fight");
-  var link = readHash();
-  if (link) fillFrom(link);
+  openLink();
   stateLine();
   compute();
   startEngine();

@@ -2,12 +2,16 @@
  * project's own Python package in Pyodide, loaded from engine/pyodide/ beside this file — never from
  * a CDN — and answers the page's commands exactly as `flamer <argv>` would (flamer_ref/web.py).
  *
- * Protocol (docs: /work/notes/i16-interface.md; client: assets/engine.js):
+ * Protocol (client: assets/engine.js):
  *   to the worker:   {id, argv: [...], stdin?: string}
  *   from the worker: {type: "progress", phase: "download"|"start"|"unpack"|"import", loaded, total}
  *                    {type: "ready", ms}
  *                    {type: "failed", message}              (Korean)
+ *                    {type: "started", id}                  (the command begins: the page's clock for
+ *                                                            its time limit starts; engine.js)
  *                    {type: "result", id, code, stdout, stderr, ms}
+ * The page sends one command at a time; to stop one (a time limit, a newer input) it terminates this
+ * worker and starts another, which restores the memory snapshot below.
  * Download progress counts the bytes of the engine's fetches as they stream in (a clone of each
  * response is read alongside, so Pyodide still gets the real response: WebAssembly streaming
  * compilation and the browser's code cache keep working). */
@@ -195,6 +199,7 @@ function answer(msg) {
   const t = performance.now();
   let out;
   busy = true;
+  post({type: "started", id: msg.id});
   try {
     py.globals.set("_req", JSON.stringify({argv: msg.argv || [], stdin: msg.stdin == null ? null : String(msg.stdin)}));
     out = JSON.parse(py.runPython("_w.run_json(_req)"));

@@ -88,3 +88,31 @@ def test_another_name_sends_you_to_the_word_the_book_uses(book):
     assert seen["앞면"] == "기동" and seen["뒷면"] == "정착" and seen["후공"] == "선공"
     words = {w for w, _ in _index_entries(book["html"])}
     assert set(seen.values()) <= words
+
+
+# ------------------------------------------------------- dangling text ----
+def test_below_means_below(pages):
+    """"아래 설명 참고" only where the explanation follows: within the same result box (before its ✓/✗ mark),
+    a 미해결 or 가정 line. And an assumption is said, not only counted ("엔진이 가정한 것 1건")."""
+    found = 0
+    for n, text in enumerate(pages):
+        rest = text + (pages[n + 1] if n + 1 < len(pages) else "")
+        for m in re.finditer("아래설명참고", text):
+            after = rest[m.end():]
+            mark = min([i for i in (after.find("✓"), after.find("✗")) if i >= 0], default=len(after))
+            told = min([i for i in (after.find("미해결:"), after.find("가정:")) if i >= 0], default=len(after))
+            assert told < mark, (n + 1, after[:120])
+            found += 1
+        assert "엔진이가정한것" not in text, n + 1
+        for m in re.finditer("가정한것\\d+건", text):
+            assert text[m.end()] == ":", (n + 1, text[m.start():m.end() + 40])  # 가정한 것 1건: what it took
+            found += 1
+    assert found >= 2  # the book has such lines (a gap on the 승리확인턴 page, assumptions in the examples)
+
+
+def test_the_engine_ends_the_game_where_the_faq_does(pages):
+    """The FAQ says a piece in the opponent's home does not win on the spot: the win is judged in the
+    victory-check turn. The engine's result boxes say so too ("이 승리확인턴에 게임 종료")."""
+    text = "".join(pages)
+    assert "그자리에서게임종료" not in text
+    assert "그자리에서바로이기나요" in text and "이승리확인턴에게임종료" in text

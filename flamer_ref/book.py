@@ -152,7 +152,31 @@ def _run(corpus: Corpus, case: dict, as_of: str | None) -> dict:
               "actual_json": json.dumps(d["actual"], ensure_ascii=False)} for d in row["differences"]]
     return {"case": case["case"], "index": case["index"], "count": case["count"], "kind": kind,
             "status": row["status"], "differences": diffs, "error": error,
-            "as_of": result["as_of"] if result else as_of, "result": result}
+            "as_of": result["as_of"] if result else as_of, "result": result,
+            "key": _victory_key(corpus, case, result) if kind == "victory" and result else None}
+
+
+def _victory_key(corpus: Corpus, case: dict, result: dict) -> list[dict] | None:
+    """The key of a victory-check picture: the board shows who holds each cell, not the pieces, so the key
+    beside it names them — [{cell, side, status, pieces: [{name, state}]}] per side of each cell, in the
+    order of the picture's cells. The pieces are the scenario's (the result does not carry them)."""
+    from .people import piece_names
+
+    scn = _parsed(corpus, case)
+    if scn is None or not getattr(scn, "pieces", None):
+        return None
+    pieces = {p.id: {"label": p.name or p.card, "side": p.side, "cell": p.cell,
+                     "state": getattr(p.state, "value", p.state)} for p in scn.pieces}
+    names = piece_names({"pieces": pieces})
+    cells = result.get("cells") or {}
+    order = {c: n for n, c in enumerate(cells)}
+    out: dict[tuple, dict] = {}
+    for pid, p in sorted(pieces.items(), key=lambda kv: (order.get(kv[1]["cell"], len(order)), kv[1]["cell"])):
+        row = out.setdefault((p["cell"], p["side"]), {"cell": p["cell"], "side": p["side"],
+                                                      "status": (cells.get(p["cell"]) or {}).get("status"),
+                                                      "by": (cells.get(p["cell"]) or {}).get("by"), "pieces": []})
+        row["pieces"].append({"name": names.get(pid, pid), "state": p["state"]})
+    return list(out.values())
 
 
 # ------------------------------------------------------------------- timeline ----

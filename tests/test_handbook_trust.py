@@ -116,3 +116,48 @@ def test_the_engine_ends_the_game_where_the_faq_does(pages):
     text = "".join(pages)
     assert "그자리에서게임종료" not in text
     assert "그자리에서바로이기나요" in text and "이승리확인턴에게임종료" in text
+
+
+# ------------------------------------------------------------------ boards ----
+def _board_cases():
+    """(item anchor, [scenario]) of every example and worked case whose pictures are boards (move, victory),
+    in the order the book draws them, with the names of each scenario's pieces (their cards) and sides."""
+    from flamer_ref.corpus import load
+    from flamer_ref.engine.api import parse
+
+    corpus = load()
+    out = []
+    for iid, item in corpus.examples.items():
+        scns = item.get("scenario")
+        scns = scns if isinstance(scns, list) else [scns] if scns else []
+        boards = []
+        for n, s in enumerate(scns):
+            if s.get("kind") in ("move", "victory"):
+                scn = parse(s, f"{iid}#{n}", corpus)
+                boards.append(({p.name or p.card for p in scn.pieces}, {p.side for p in scn.pieces}))
+        if boards:
+            out.append((iid, boards))
+    return out
+
+
+def test_every_board_picture_has_its_key_on_its_page(book, pages, page_of):
+    """A board's pieces are numbered tokens (a victory-check board shows only who holds each cell): the key
+    beside it, on the same page, names each piece's card, and each side by a mark of its own shape (● / ◆),
+    not by colour alone."""
+    html = book["html"]
+    checked = 0
+    for iid, boards in _board_cases():
+        art = html[html.index(f'id="{iid}"'):]
+        art = art[:art.index("</article>")]
+        doms = re.findall(r'<figure id="(k\d+-)fig">', art)
+        assert len(doms) == len(boards), iid
+        for dom, (names, sides) in zip(doms, boards):
+            page = page_of(f"{dom}key")
+            assert page_of(f"{dom}fig") == page, (iid, "the key is not on the picture's page")
+            text = pages[page - 1]
+            missing = [n for n in names if squeeze(n) not in text]
+            assert not missing, (iid, page, missing)
+            if len(sides) > 1:
+                assert "●" in text and "◆" in text, (iid, page)
+            checked += 1
+    assert checked >= 8  # ex.move.figure, ex.move.cells-xy, ex.move.scene3, ex.victory.figure … and more

@@ -473,8 +473,9 @@ def _flat(text) -> str:
 
 def _index_places(book: dict) -> tuple[dict, list]:
     """What each place of the book prints, for the index to look its words up in: {anchor: (kind, title)}
-    and [(anchor, parent anchor, text)] in the order of the book. An example or a worked case is long and may
-    run over a page, so each of its parts (its situation, each step, its result …) is a place of its own
+    and [(anchor, parent anchor, text)] in the order of the book. A clause's interpretations, and an example
+    or a worked case, which is long and may run over a page, are places of their own: each interpretation
+    box (its anchor), and each of an example's parts (its situation, each step, its result …) is a place of its own
     (anchor ``ID.situation``, ``ID.step2`` …: the template gives the parts these ids), and a word is
     found on the page of the part that prints it."""
     titles: dict[str, tuple[str, str]] = {}
@@ -482,8 +483,9 @@ def _index_places(book: dict) -> tuple[dict, list]:
     for s in book["sections"]:
         for c in s["clauses"]:
             titles[c["anchor"]] = ("clause", c["title"])
-            texts.append((c["anchor"], c["anchor"], " ".join([c["title"], c["text"]]
-                                                             + [f"{i['title']} {i['text']}" for i in c["interpretations"]])))
+            texts.append((c["anchor"], c["anchor"], f"{c['title']} {c['text']}"))
+            # an interpretation box may go on to the next page: a place of its own
+            texts += [(i["anchor"], c["anchor"], f"{i['title']} {i['text']}") for i in c["interpretations"]]
     for r in book["rulings"]:
         titles[r["anchor"]] = ("ruling", r["title"])
         texts.append((r["anchor"], r["anchor"], " ".join(x for x in (r["title"], r["summary"], r.get("supersedes"),

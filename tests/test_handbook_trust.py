@@ -161,3 +161,74 @@ def test_every_board_picture_has_its_key_on_its_page(book, pages, page_of):
                 assert "●" in text and "◆" in text, (iid, page)
             checked += 1
     assert checked >= 8  # ex.move.figure, ex.move.cells-xy, ex.move.scene3, ex.victory.figure … and more
+
+
+# ------------------------------------------------------------- cover, cards ----
+def test_the_cover_has_no_hash_and_the_colophon_has_the_data_version(book, pages):
+    """A judge's book shows what it is on its cover, not a content hash or a command sheet: the data
+    version (latest ruling, hash, package) and the command-line sheet are on the last page."""
+    from flamer_ref.book import data_version
+    from flamer_ref.corpus import load
+
+    v = data_version(load())
+    cover = pages[0]
+    assert v["hash"] not in cover and "해시" not in cover and "flamer" not in cover
+    assert "2026-09-25판정까지반영" in cover
+    assert v["hash"] in pages[-1] and "flamerrule" in pages[-1] and v["package"] in pages[-1]
+
+
+def test_the_cards_are_one_table_without_editors_notes(book, pages, page_of):
+    """The cards part is one table (a row per card: kind, Lv/HP/ATK/cost, abilities), a few pages, not a
+    page of boxes per handful of cards; the data editors' provenance notes are not printed; the stat is
+    written Lv as everywhere else."""
+    from flamer_ref.corpus import load
+
+    corpus = load()
+    html = book["html"]
+    part = html[html.index('id="part.cards"'):html.index('id="part.glossary"')]
+    assert part.count("<table") == 1 and 'class="cards-table"' in part
+    rows = re.findall(r'<tr class="card[^"]*" id="([^"]+)"', part)
+    assert len(rows) == len(corpus.cards)
+    assert "<th class=\"num\">Lv</th>" in part and ">LV<" not in html
+    start, end = page_of("part.cards"), page_of("part.glossary") - 1
+    assert end - start + 1 <= 5, (start, end)  # was 14 pages
+    text = "".join(pages[start - 1:end])
+    notes = [c["notes"] for c in corpus.cards.values() if c.get("notes")]
+    assert len(notes) > 20
+    leaked = [n[:40] for n in notes if squeeze(n)[:25] in text]
+    assert not leaked, leaked
+    assert "진영은" not in text  # 진영은 '나는 대광명연방 …'에서 나온다
+    # an ability's tag said once: 병풍 [등장효과] 별마대 카드가 …, not [등장효과][등장효과] 등장효과.
+    assert "등장효과등장효과" not in text and "병풍등장효과별마대" in text
+
+
+def test_interpretations_are_set_smaller_than_the_rules(book):
+    """해석 (the project's reading) is secondary to the rule: its box's type is smaller than the clause's."""
+    css = book["html"][book["html"].index("<style>"):book["html"].index("</style>")]
+    size = lambda sel: float(re.search(re.escape(sel) + r"\s*\{[^}]*font-size:\s*([\d.]+)rem", css).group(1))  # noqa: E731
+    assert size("aside.interp") < 0.9 and "aside.interp" in css
+    assert not re.search(r"\.clause\s*\.text\s*\{[^}]*font-size", css)  # the rule keeps the body size
+
+
+def test_running_heads_of_the_timeline_name_the_page_s_own_entry(book, reader, pages, page_of):
+    """The rulings timeline's running head names the ruling the page begins with (or goes on with), not the
+    last one of the page before."""
+    from flamer_ref.book import build_book
+    from flamer_ref.corpus import load
+
+    rulings = build_book(load())["rulings"]
+    level1 = [(title, page) for level, title, page in outline(reader) if level == 1]
+    i = next(n for n, (title, _) in enumerate(level1) if "판정 연표" in title)
+    first, last = level1[i][1], level1[i + 1][1] - 1
+    raw = pages_of("pdftotext", book["pdf"], "-enc", "UTF-8")
+    checked = 0
+    for page in range(first + 1, last + 1):
+        head = raw[page - 1].strip().splitlines()[0]
+        here = [r for r in rulings if page_of(r["anchor"]) == page]
+        before = [r for r in rulings if page_of(r["anchor"]) < page]
+        body = pages[page - 1]
+        starts = here and body.find(squeeze(here[0]["date"] + here[0]["title"])) <= len(squeeze(head)) + 40
+        want = here[0] if starts else before[-1]
+        assert want["date"] in head, (page, head, want["date"])
+        checked += 1
+    assert checked >= 3

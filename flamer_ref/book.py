@@ -152,7 +152,31 @@ def _run(corpus: Corpus, case: dict, as_of: str | None) -> dict:
               "actual_json": json.dumps(d["actual"], ensure_ascii=False)} for d in row["differences"]]
     return {"case": case["case"], "index": case["index"], "count": case["count"], "kind": kind,
             "status": row["status"], "differences": diffs, "error": error,
-            "as_of": result["as_of"] if result else as_of, "result": result}
+            "as_of": result["as_of"] if result else as_of, "result": result,
+            "key": _victory_key(corpus, case, result) if kind == "victory" and result else None}
+
+
+def _victory_key(corpus: Corpus, case: dict, result: dict) -> list[dict] | None:
+    """The key of a victory-check picture: the board shows who holds each cell, not the pieces, so the key
+    beside it names them — [{cell, side, status, pieces: [{name, state}]}] per side of each cell, in the
+    order of the picture's cells. The pieces are the scenario's (the result does not carry them)."""
+    from .people import piece_names
+
+    scn = _parsed(corpus, case)
+    if scn is None or not getattr(scn, "pieces", None):
+        return None
+    pieces = {p.id: {"label": p.name or p.card, "side": p.side, "cell": p.cell,
+                     "state": getattr(p.state, "value", p.state)} for p in scn.pieces}
+    names = piece_names({"pieces": pieces})
+    cells = result.get("cells") or {}
+    order = {c: n for n, c in enumerate(cells)}
+    out: dict[tuple, dict] = {}
+    for pid, p in sorted(pieces.items(), key=lambda kv: (order.get(kv[1]["cell"], len(order)), kv[1]["cell"])):
+        row = out.setdefault((p["cell"], p["side"]), {"cell": p["cell"], "side": p["side"],
+                                                      "status": (cells.get(p["cell"]) or {}).get("status"),
+                                                      "by": (cells.get(p["cell"]) or {}).get("by"), "pieces": []})
+        row["pieces"].append({"name": names.get(pid, pid), "state": p["state"]})
+    return list(out.values())
 
 
 # ------------------------------------------------------------------- timeline ----
@@ -426,40 +450,104 @@ def glossary_groups(terms: list[dict]) -> list[dict]:
 
 
 # ---------------------------------------------------------------------- index ----
-def index_groups(corpus: Corpus, book: dict) -> list[dict]:
-    """찾아보기: every glossary term and alias, every card and every clause keyword, in 가나다 order
-    under their index letters: [{head, anchor, entries: [{word, anchor|None, locs, see}]}].
+#: keywords of the clauses that are no headword of a printed index: the data's keywords are search words
+#: (what a player types), and these are generic words of the language, counts and numbers, dates and pieces
+#: of sentences — a judge never looks them up, and they crowd the words that matter (issue 28)
+NOT_HEADWORDS = frozenset((
+    "상대", "대상", "계산", "확인", "반복", "루프", "차례", "방향", "거리", "전략", "요건", "대가", "참가", "지정",
+    "확정", "개정", "정정", "명문화", "묶음", "쌓기", "제외",
+    "할 수 있다", "이동 후", "전투 직전", "해결 후", "마지막 선언부터", "3단계부터", "4단계로", "미리 설계",
+    "다시 대응", "수비자 전용", "정상 진행", "효과 없음", "감소 없음", "기동 없음", "정착만", "남은 정착", "바뀐 Lv",
+    "그 전투 한정", "활성 동안", "시작 단계", "바로 왼쪽", "가장 왼쪽", "빠른 기물", "고르지 않은 셀", "셀 단위",
+    "다른 셀", "같은 셀", "여러 셀", "양 진영", "같은 전투턴", "첫 전투", "조우 셀 밖", "존재하지 않는 셀",
+    "다음 승리확인턴", "정착 기물 1기",
+    "두 곳", "한 번", "한 줄", "1회씩", "1회전", "1자리", "5자리", "다섯 자리", "5장", "0기", "6기", "2셀", "2셀 이내",
+    "아군 3기", "합산 6기", "0도르", "ATK 2", "ATK 5", "5 ATK", "10 ATK", "후속3", "2026-09-19",
+))
 
-    An entry's places (``locs``: [{anchor, kind, title, main}], in the order of the book, each once):
-    - a term: its definition in the glossary (main), the clauses the glossary gives for it, and the
-      clauses that have the term as a keyword;
-    - an alias of a term: ``see`` the term's entry, and the clauses that have the alias as a keyword;
-    - a card: its entry in the cards part (main), the clauses and examples whose text names it, and
-      the rulings and FAQ entries the card's entry lists (lookup.card_mentions);
-    - a keyword of a clause: that clause.
-    A word that is several of these (구조물: a term and a keyword) is one entry with all their places.
+
+def _flat(text) -> str:
+    """Text without its spaces: a word is found in it however a line or a page spaces it."""
+    return "".join(str(text or "").split())
+
+
+def _index_places(book: dict) -> tuple[dict, list]:
+    """What each place of the book prints, for the index to look its words up in: {anchor: (kind, title)}
+    and [(anchor, parent anchor, text)] in the order of the book. A clause's interpretations, and an example
+    or a worked case, which is long and may run over a page, are places of their own: each interpretation
+    box (its anchor), and each of an example's parts (its situation, each step, its result …) is a place of its own
+    (anchor ``ID.situation``, ``ID.step2`` …: the template gives the parts these ids), and a word is
+    found on the page of the part that prints it."""
+    titles: dict[str, tuple[str, str]] = {}
+    texts: list[tuple[str, str, str]] = []
+    for s in book["sections"]:
+        for c in s["clauses"]:
+            titles[c["anchor"]] = ("clause", c["title"])
+            texts.append((c["anchor"], c["anchor"], f"{c['title']} {c['text']}"))
+            # an interpretation box may go on to the next page: a place of its own
+            texts += [(i["anchor"], c["anchor"], f"{i['title']} {i['text']}") for i in c["interpretations"]]
+    for r in book["rulings"]:
+        titles[r["anchor"]] = ("ruling", r["title"])
+        texts.append((r["anchor"], r["anchor"], " ".join(x for x in (r["title"], r["summary"], r.get("supersedes"),
+                                                                      r.get("earlier_rule")) if x)))
+    for part in ("faq", "examples"):
+        for g in book[part]:
+            for i in g["items"]:
+                titles[i["anchor"]] = (i["kind"], i.get("question") or i.get("title"))
+                if i["kind"] == "faq":
+                    texts.append((i["anchor"], i["anchor"], f"{i['question']} {i['answer']}"))
+                    continue
+                for key, text in example_parts(i):
+                    texts.append((i["anchor"] if key is None else f"{i['anchor']}.{key}", i["anchor"], text))
+    for g in book["cards"]:
+        for c in g["cards"]:
+            titles[c["anchor"]] = ("card", c["name"])
+            texts.append((c["anchor"], c["anchor"], " ".join([c["name"], *c.get("aliases", []),
+                                                              *(f"{a['name']} {a['text']}" for a in c["abilities"])])))
+    for t in book["glossary"]:
+        titles[t["anchor"]] = ("term", t["term"])
+        texts.append((t["anchor"], t["anchor"], " ".join([t["term"], *t["aliases"], t["definition"]])))
+    return titles, texts
+
+
+def example_parts(item: dict) -> list[tuple[str | None, str]]:
+    """The parts of an example or a worked case that the index finds words in, each with the key of its
+    anchor (ID.key; None: the title, at the item's own anchor). The template gives the parts these ids."""
+    out: list[tuple[str | None, str]] = [(None, item["title"]), ("situation", item["situation"])]
+    if item["kind"] == "reasoned":
+        out.append(("result", item["result"]))
+    out += [(f"step{n}", s) for n, s in enumerate(item["steps"], 1)]
+    if item["kind"] != "reasoned":  # an example prints its result, point and reason after the steps
+        out.append(("result", item["result"]))
+        out += [(k, item[k]) for k in ("point", "reason") if item.get(k)]
+    return out
+
+
+def index_groups(corpus: Corpus, book: dict) -> list[dict]:
+    """찾아보기: the glossary's terms, the cards and the clauses' keywords that are rule words, in 가나다
+    order under their index letters: [{head, anchor, entries: [{word, anchor|None, locs, see}]}].
+
+    An entry's places (``locs``: [{anchor, kind, title, main}], in the order of the book, each once) are
+    only places that print the word itself — so every page the PDF index gives shows the word:
+    - a term: its definition in the glossary (main), and the clauses the glossary gives for it or that
+      have it as a keyword, where their text says the term;
+    - a card: its row in the cards part (main), and the clauses, examples, rulings and FAQ entries whose
+      text names it (a card in an example: the part of the example that names it);
+    - a keyword of a clause: that clause, where its text says the keyword. A keyword its clause does not
+      say (a search word: 데미지, 사로잡기 …) and the generic words of NOT_HEADWORDS are no headwords.
+    Another name of a term (the glossary's aliases: 앞면 = 기동) is ``see`` the term (→ 기동), without
+    pages of its own. A word that is several of these (구조물: a term and a keyword) is one entry.
     Only places that are in this book (its ``anchors``) are listed: a book --as-of a day has no later
     rulings. The template words the entries; the PDF prints the pages of the places (pdf.py)."""
     from .korean import collation_key
     from .lookup import _mentions
 
     present = book["anchors"]
-    order = {a: n for n, a in enumerate(present)}
-    titles: dict[str, tuple[str, str]] = {}
-    for s in book["sections"]:
-        for c in s["clauses"]:
-            titles[c["anchor"]] = ("clause", c["title"])
-    for r in book["rulings"]:
-        titles[r["anchor"]] = ("ruling", r["title"])
-    for part in ("faq", "examples"):
-        for g in book[part]:
-            for i in g["items"]:
-                titles[i["anchor"]] = (i["kind"], i.get("question") or i.get("title"))
-    for g in book["cards"]:
-        for c in g["cards"]:
-            titles[c["anchor"]] = ("card", c["name"])
-    for t in book["glossary"]:
-        titles[t["anchor"]] = ("term", t["term"])
+    titles, texts = _index_places(book)
+    order = {a: n for n, (a, _, _) in enumerate(texts)}
+    parts: dict[str, list[tuple[str, str]]] = {}
+    for anchor, parent, text in texts:
+        parts.setdefault(parent, []).append((anchor, text))
 
     entries: dict[str, dict] = {}
 
@@ -469,54 +557,65 @@ def index_groups(corpus: Corpus, book: dict) -> list[dict]:
             entries[word] = {"word": word, "anchor": None, "locs": {}, "see": []}
         return entries[word]
 
-    def add(word: str, anchor: str, main: bool = False) -> None:
-        if anchor not in present or anchor not in titles:
+    def says(word: str):
+        flat = _flat(word)
+        return lambda text: flat in _flat(text)
+
+    def add(word: str, parent: str, found, main: bool = False) -> None:
+        """The first part of the place `parent` whose text `found` the word, as a place of the word."""
+        if parent not in present or parent not in titles:
+            return
+        anchor = next((a for a, text in parts.get(parent, ()) if found(text)), None)
+        if anchor is None:
             return
         e = entry(word)
         if anchor in e["locs"]:
             e["locs"][anchor]["main"] = e["locs"][anchor]["main"] or main
         else:
-            kind, title = titles[anchor]
+            kind, title = titles[parent]
             e["locs"][anchor] = {"anchor": anchor, "kind": kind, "title": title, "main": main}
 
+    other_names = {" ".join(a.split()): t for t in book["glossary"] for a in t["aliases"]
+                   if " ".join(a.split()) != t["term"]}
+    terms = {t["term"]: t for t in book["glossary"]}
+    cards = {c["name"] for g in book["cards"] for c in g["cards"]}
     keyword_clauses: dict[str, list[str]] = {}
     for cid, c in corpus.clauses.items():
         for k in c.get("keywords") or []:
             keyword_clauses.setdefault(" ".join(str(k).split()), []).append(cid)
     for word, cids in keyword_clauses.items():
+        if word in NOT_HEADWORDS or word in other_names or word in terms or word in cards:
+            continue  # a term's and a card's places are found below; another name is a see-reference
         for cid in cids:
-            add(word, cid)
+            add(word, cid, says(word))
     for t in book["glossary"]:
-        add(t["term"], t["anchor"], main=True)
+        add(t["term"], t["anchor"], says(t["term"]), main=True)
         entry(t["term"])["anchor"] = "ix." + t["anchor"]
-        for c in t["clauses"]:
-            add(t["term"], c["id"])
-        for alias in t["aliases"]:
-            a = entry(alias)
-            if alias != t["term"] and t["term"] not in [s["word"] for s in a["see"]]:
-                a["see"].append({"word": t["term"], "anchor": "ix." + t["anchor"]})
-    examples = [i for g in book["examples"] for i in g["items"]] + \
-               [i for g in book["faq"] for i in g["items"] if i["kind"] != "faq"]
-    clause_texts = [(c["anchor"], f"{c['title']} {c['text']}") for s in book["sections"] for c in s["clauses"]]
+        for cid in [c["id"] for c in t["clauses"]] + keyword_clauses.get(t["term"], []):
+            add(t["term"], cid, says(t["term"]))
+    for alias, t in other_names.items():
+        if alias in terms:
+            continue  # a term of its own
+        a = entry(alias)
+        if t["term"] not in [s["word"] for s in a["see"]]:
+            a["see"].append({"word": t["term"], "anchor": "ix." + t["anchor"]})
+    examples = [i["anchor"] for g in book["examples"] for i in g["items"]] + \
+               [i["anchor"] for g in book["faq"] for i in g["items"]]
+    clause_ids = [c["anchor"] for s in book["sections"] for c in s["clauses"]]
     for g in book["cards"]:
         for card in g["cards"]:
             name = card["name"]
-            add(name, card["anchor"], main=True)
             raw = corpus.cards.get(name) or {}
             words = [name, *(raw.get("aliases") or [])]
             longer = [n for c in corpus.cards.values() for n in (c["name"], *c["aliases"])
                       if n not in words and any(w in n for w in words)]
-            for anchor, text in clause_texts:
-                if _mentions(text, words, longer):
-                    add(name, anchor)
-            for ex in examples:
-                text = " ".join([ex["title"], ex["situation"], *ex["steps"], ex["result"], ex.get("point") or ""])
-                if _mentions(text, words, longer):
-                    add(name, ex["anchor"])
-            for r in card["rulings"]:
-                add(name, r["id"])
-            for f in card["faq"]:
-                add(name, f["id"])
+
+            def names(text, words=words, longer=longer):
+                return _mentions(text, words, longer) is not None
+
+            add(name, card["anchor"], names, main=True)
+            for anchor in clause_ids + examples + [r["id"] for r in card["rulings"]] + [f["id"] for f in card["faq"]]:
+                add(name, anchor, names)
 
     out = []
     for e in sorted(entries.values(), key=lambda e: collation_key(e["word"])):
@@ -626,6 +725,10 @@ def anchors(book: dict) -> dict[str, str]:
             out[g["anchor"]] = "group"
             for i in g["items"]:
                 out[i["anchor"]] = kind or i["kind"]
+                if i["kind"] != "faq":  # its parts, where the index finds a word (example_parts)
+                    for key, _ in example_parts(i):
+                        if key is not None:
+                            out[f"{i['anchor']}.{key}"] = "item-part"
     for g in book.get("cards", []):
         out[g["anchor"]] = "group"
         for c in g["cards"]:

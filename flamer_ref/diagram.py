@@ -10,7 +10,10 @@ Korean. No sentence is built here, and nothing is escaped here: the (autoescaped
 template writes every attribute and every text.
 
 Colours: the rulebook draws DGM blue and BGM green; any other side code gets
-the colour left over, the first side (attacker / turn player) blue first.
+the colour left over, the first side (attacker / turn player) blue first. Blue and
+green look alike in grey print, so each side has a shape as well (its palette's
+``shape`` and ``mark``): blue pieces are discs (●), green ones diamonds (◆), a third
+side's squares (■) — the tokens on a board, the mark on a combat card, the legend.
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ from .korean import clip, display_width
 from .people import piece_names
 
 # ------------------------------------------------------------------ colours ----
-BLUE = {"name": "blue", "stroke": "#1d4f9c", "fill": "#dde8fa", "solid": "#2d6cc8", "ink": "#0f2f63"}
-GREEN = {"name": "green", "stroke": "#1c7a43", "fill": "#daf1e3", "solid": "#2b9457", "ink": "#0d4425"}
-GREY = {"name": "grey", "stroke": "#666666", "fill": "#eeeeee", "solid": "#888888", "ink": "#333333"}
+BLUE = {"name": "blue", "stroke": "#1d4f9c", "fill": "#dde8fa", "solid": "#2d6cc8", "ink": "#0f2f63",
+        "shape": "circle", "mark": "●"}
+GREEN = {"name": "green", "stroke": "#1c7a43", "fill": "#daf1e3", "solid": "#2b9457", "ink": "#0d4425",
+         "shape": "diamond", "mark": "◆"}
+GREY = {"name": "grey", "stroke": "#666666", "fill": "#eeeeee", "solid": "#888888", "ink": "#333333",
+        "shape": "square", "mark": "■"}
 KNOWN = {"DGM": BLUE, "BGM": GREEN}
 RED = "#c0262d"
 INK = "#222222"
@@ -262,7 +268,8 @@ def _card(prefix, colours, label, p, x, y, lv_field, flip, came_from, departed_t
         items.append(rect(x + 6, y + 47, CARD_W - 12, 28, fill=PAPER, opacity=0.88, rx=3))
     else:
         items.append(rect(x, y, CARD_W, CARD_H, fill=col["fill"], stroke=col["stroke"], sw=2, rx=6, tip=label))
-    items.append(text(x + 10, y + 20, clip(label, 22), size=14, weight="bold", fill=col["ink"]))
+    items.append(shape(col["shape"], x + CARD_W - 14, y + 15, 6, fill=col["solid"], stroke=col["stroke"]))
+    items.append(text(x + 10, y + 20, clip(label, 20), size=14, weight="bold", fill=col["ink"]))
     items.append(text(x + 10, y + 38, word="stats", size=12,
                       args={"lv": p.get("lv"), "lv_field": lv_field, "hp": p.get("hp"), "atk": p.get("atk"),
                             "structure": p.get("structure"), **({"mine": mine} if mine else {})}))
@@ -440,16 +447,31 @@ class _Layout:
         return out, r
 
 
+def shape(kind: str, x, y, r, **kw) -> dict:
+    """A side's shape (its palette's ``shape``) centred on x, y: a disc of radius r, a diamond or a square
+    of about the same area."""
+    if kind == "diamond":
+        d = r * 1.25
+        return polygon([(x, y - d), (x + d, y), (x, y + d), (x - d, y)], **kw)
+    if kind == "square":
+        d = r * 0.9
+        return rect(x - d, y - d, 2 * d, 2 * d, rx=1.5, **kw)
+    return circle(x, y, r, **kw)
+
+
 def _token(prefix, colours, num, label, side, state, x, y, r) -> list[dict]:
-    """A piece on a board: a numbered disc (its number in the table under the picture), filled (face up,
-    mobile) or hatched and dashed (face down, settled); `label`, the name a player reads, its tooltip."""
+    """A piece on a board: a numbered token in its side's shape (its number in the key beside the picture),
+    filled (face up, mobile) or hatched and dashed (face down, settled); `label`, the name a player reads,
+    its tooltip (the key prints it)."""
     col = colours.get(side, GREY)
+    kind = col["shape"]
     if state == "settled":
-        return [circle(x, y, r, fill=_hatch(prefix, colours, side), stroke=col["stroke"], sw=2, dash="3 2", tip=label),
-                circle(x, y, r * 0.62, fill=PAPER),
+        return [shape(kind, x, y, r, fill=_hatch(prefix, colours, side), stroke=col["stroke"], sw=2, dash="3 2",
+                      tip=label),
+                shape(kind, x, y, r * 0.62, fill=PAPER),
                 text(x, y + r * 0.42, num, size=max(7, round(r * 1.05)), anchor="middle", weight="bold",
                      fill=col["ink"])]
-    return [circle(x, y, r, fill=col["solid"], stroke=col["stroke"], sw=1.5, tip=label),
+    return [shape(kind, x, y, r, fill=col["solid"], stroke=col["stroke"], sw=1.5, tip=label),
             text(x, y + r * 0.42, num, size=max(7, round(r * 1.1)), anchor="middle", weight="bold", fill="#ffffff")]
 
 
@@ -636,7 +658,7 @@ def move_boards(data: dict, ids: str = "") -> dict:
         if layout.centre(c) is not None:
             items += _badge(*layout.badge_at(c), "encounter", RED)
     after = {"id": pre, "w": _r(layout.w), "h": _r(layout.h), "items": items, "defs": _defs(pre, colours)}
-    tokens = [{"no": numbers[pid], "id": pid, **p, "to": positions.get(pid),
+    tokens = [{"no": numbers[pid], "id": pid, **p, "name": names.get(pid, pid), "to": positions.get(pid),
                "colour": colours.get(p.get("side"), GREY)} for pid, p in pieces.items()]
     return {"before": before, "after": after, "tokens": tokens, "legend": legend(colours)}
 

@@ -568,7 +568,8 @@ def anchor_pages(document) -> dict[str, int]:
 # moves on to the next and leaves the rest of its page blank. CSS has no "shrink to the space left".
 # So after the layout, html_to_pdf looks at every page that is less than FIT_MIN_FILL full while the
 # next page begins with a row of pictures (after at most a heading and a legend that move with them):
-# if those pictures, drawn smaller (not below FIT_MIN_SCALE of their size), fit in the space left,
+# if those pictures, drawn smaller (not below FIT_MIN_SCALE of their size), fit in the space left with
+# their captions and the key under them (KEY_CLASS),
 # they get that height (a max-height on their <svg>, which keeps its proportions) and the document is
 # laid out again. Where no page needs it (the bundled book), nothing is laid out twice.
 FIT_MIN_FILL = 0.5
@@ -600,6 +601,14 @@ def _leaves(page_box):
 
 def _bottom(b) -> float:
     return b.position_y + b.margin_height()
+
+
+#: the class of the lines of a picture's key (templates/book/_parts.html.j2): fit_figures keeps them with it
+KEY_CLASS = "key-item"
+
+
+def _is_key(element) -> bool:
+    return element is not None and KEY_CLASS in (element.get("class") or "").split()
 
 
 def _is_svg(element) -> bool:
@@ -641,7 +650,14 @@ def fit_figures(document, root, done: dict[int, float] | None = None) -> dict[in
         row_bottom = max(_bottom(b) for b in row)
         captions = [_bottom(b) for b in _leaves(nxt) if isinstance(b, boxes.LineBox)
                     and b.element_tag == "figcaption" and row_top <= b.position_y <= row_bottom + 60]
-        needed = max([row_bottom, *captions]) - ntop
+        below = max([row_bottom, *captions])
+        # the key printed under the pictures (a board's numbers → cards: class KEY_CLASS) moves with them
+        for b in sorted((b for b in _leaves(nxt) if isinstance(b, boxes.LineBox) and _is_key(b.element)
+                         and b.position_y >= row_top), key=lambda b: b.position_y):
+            if b.position_y > below + 40:
+                break
+            below = max(below, _bottom(b))
+        needed = below - ntop
         tallest = max(b.height for b in row)
         if needed <= left or any(order[id(b.element)] in done for b in row):
             continue

@@ -144,6 +144,8 @@ def combat(data: dict) -> dict:
             "fragments": _groups(_pieces(data, data.get("fragments") or [])),
             "removed": _groups(_pieces(data, data.get("removed") or [])), "clauses": decisive[:MAX_CLAUSES],
             "unresolved": len(data.get("unresolved") or ()), "assumed": len(data.get("assumed") or ()),
+            # what was assumed, so the 주의 line can say it (templates word each choice)
+            "assumptions": [dict(a) for a in data.get("assumed") or ()],
             "order_assumed": order_assumed, "order": list(data.get("order") or [])}
 
 

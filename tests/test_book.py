@@ -468,29 +468,80 @@ def test_glossary_is_in_korean_order_everywhere(corpus, book, html):
     assert len(lines) == len(want) and all(line.startswith(w + " ") for line, w in zip(lines, want)), lines
 
 
-def test_index_lists_every_term_alias_card_and_keyword(corpus, book):
+def test_index_lists_terms_cards_and_rule_words_where_they_are_said(corpus, book):
+    """찾아보기 (issue 28): every term and card has its entry; another name of a term sends you to the term
+    (→) with no pages of its own; a clause's keyword is a headword only where the clause says it and it is
+    no generic search word; and every place of an entry prints the word (or, for a card, names it)."""
+    from flamer_ref.book import NOT_HEADWORDS, example_parts
     from flamer_ref.korean import collation_head, collation_key
 
+    flat = lambda t: "".join(str(t or "").split())  # noqa: E731
     entries = {e["word"]: e for g in book["index"] for e in g["entries"]}
     order = [e["word"] for g in book["index"] for e in g["entries"]]
     assert order == sorted(order, key=collation_key)
     assert all(collation_head(e["word"]) == g["head"] for g in book["index"] for e in g["entries"])
     anchors = book["anchors"]
+    # what each place prints, by anchor (an example's parts each on their own)
+    text: dict[str, str] = {}
+    parts: dict[str, list[str]] = {}  # a clause's interpretations
+    for s in book["sections"]:
+        for c in s["clauses"]:
+            text[c["anchor"]] = c["title"] + " " + c["text"]
+            parts[c["anchor"]] = [i["anchor"] for i in c["interpretations"]]
+            for i in c["interpretations"]:  # a box of its own, which may be on the next page
+                text[i["anchor"]] = i["title"] + " " + i["text"]
+    for r in book["rulings"]:
+        text[r["anchor"]] = " ".join(x for x in (r["title"], r["summary"], r["supersedes"], r["earlier_rule"]) if x)
+    for part in ("faq", "examples"):
+        for g in book[part]:
+            for i in g["items"]:
+                if i["kind"] == "faq":
+                    text[i["anchor"]] = i["question"] + " " + i["answer"]
+                else:
+                    for key, t in example_parts(i):
+                        text[i["anchor"] if key is None else f"{i['anchor']}.{key}"] = t
+    for g in book["cards"]:
+        for c in g["cards"]:
+            text[c["anchor"]] = c["name"]
+    for t in book["glossary"]:
+        text[t["anchor"]] = t["term"] + " " + t["definition"]
+    for word, e in entries.items():
+        for loc in e["locs"]:
+            assert flat(word) in flat(text[loc["anchor"]]), (word, loc["anchor"])
+    terms = {t["term"] for t in corpus.terms.values()}
     for t in corpus.terms.values():
         e = entries[t["term"]]
         assert {"anchor": t["id"], "kind": "term", "title": t["term"], "main": True} in e["locs"], t["term"]
-        for c in t["clauses"]:
-            assert c in [loc["anchor"] for loc in e["locs"]]
+        listed = {loc["anchor"] for loc in e["locs"]} - {t["id"]}
+        keyword_of = {cid for cid, c in corpus.clauses.items() if t["term"] in c["keywords"]}
+        want = set()
+        for cid in set(t["clauses"]) | keyword_of:  # the clause's wording, else the first interpretation saying it
+            said = [a for a in [cid, *parts[cid]] if flat(t["term"]) in flat(text[a])]
+            want.update(said[:1])
+        assert listed == want, t["term"]
         for a in t["aliases"]:
-            if a != t["term"]:
-                assert {"word": t["term"], "anchor": "ix." + t["id"]} in entries[a]["see"], a
+            if a != t["term"] and a not in terms:
+                assert entries[a]["see"] == [{"word": t["term"], "anchor": "ix." + t["id"]}] and not entries[a]["locs"], a
     for name in corpus.cards:
         e = entries[name]
         assert [loc for loc in e["locs"] if loc["main"]] == \
                [{"anchor": card_anchor(name), "kind": "card", "title": name, "main": True}], name
+    aliases = {a for t in corpus.terms.values() for a in t["aliases"]}
     for cid, c in corpus.clauses.items():
         for k in c["keywords"]:
-            assert cid in [loc["anchor"] for loc in entries[" ".join(k.split())]["locs"]], (cid, k)
+            k = " ".join(k.split())
+            if k in terms or k in aliases or k in corpus.cards:
+                continue
+            listed = k in entries and bool({cid, *parts[cid]} & {loc["anchor"] for loc in entries[k]["locs"]})
+            said = any(flat(k) in flat(text[a]) for a in [cid, *parts[cid]])
+            assert listed == (k not in NOT_HEADWORDS and said), (cid, k)
+    # the search words of the review are gone: slang, filler, words their places do not say
+    for word in ("데미지", "사로잡기", "스택 한도", "강제 발동", "누가 공격", "두 곳", "바로 이기나", "다른 셀", "꼭 써야",
+                 "먼저", "만남"):
+        assert word not in entries, word
+    # 선공 is the first player (2.2 선공 첫 라운드, 4.1 이동 활성화 셀), never the attacker of a combat
+    assert {loc["anchor"] for loc in entries["선공"]["locs"]} == {"term.first-player", "round.first-player",
+                                                                 "move.activation"}
     # every place is in the book, in the book's order, once
     position = {a: n for n, a in enumerate(anchors)}
     for e in entries.values():
@@ -500,8 +551,10 @@ def test_index_lists_every_term_alias_card_and_keyword(corpus, book):
         assert e["locs"] or e["see"]
         for s in e["see"]:
             assert anchors.get(s["anchor"]) == "index"
-    # a card named in a clause's text is found there (폭약: the clause on its explosion)
+    # a card named in a clause's text is found there (폭약: the clause on its explosion); a card named in an
+    # example is found at the part that names it
     assert any(loc["kind"] == "clause" for loc in entries["폭약"]["locs"])
+    assert "ex.combat.scene5.situation" in [loc["anchor"] for loc in entries["거신"]["locs"]]
     # places only where they are in this book: a book of 9/23 has no later ruling in its index
     early = build_book(corpus, "2026-09-23")
     later = {r for r, x in corpus.rulings.items() if x["date"] > "2026-09-23"}
@@ -514,7 +567,7 @@ def test_index_in_the_html(book, html, page):
     part = part[:part.index("</section>")]
     assert 'data-pdf-index' in html[html.index('id="part.index"') - 60:html.index('id="part.index"') + 60]
     n = sum(len(g["entries"]) for g in book["index"])
-    assert part.count("<li") == n > 500
+    assert part.count("<li") == n > 300
     assert f"{n}개를 가나다순으로" in part
     # one link per place, to the place; the letters to jump to
     links = re.findall(r'<a class="loc( main)?" href="#([^"]+)">', part)

@@ -354,7 +354,9 @@ def test_move_board_draws_paths_refusals_and_encounters(corpus, tmp_path):
     assert [i["word"] for i in texts(after)].count("encounter") == 1
     # 25 cells of the 5 x 5 board, drawn as squares; pieces as numbered tokens, the settled one hatched
     assert len([i for i in before["items"] if i["el"] == "rect" and i["w"] == diagram.SQ]) == 25
-    tokens = [i for i in after["items"] if i["el"] == "circle" and i["tip"]]
+    # (each side in its own shape: the first side's discs, the other side's diamonds — polygons)
+    tokens = [i for i in after["items"] if i["el"] in ("circle", "polygon") and i["tip"]]
+    assert {t["el"] for t in tokens} == {"circle", "polygon"}
     names = piece_names(data)  # tooltips name the pieces as a player reads them, never by id
     assert {t["tip"] for t in tokens} == {names[p] for p in ("B", "p2", "b1")}
     assert [t["tip"] for t in tokens if str(t["fill"]).startswith("url(")] == [names["b1"]]

@@ -676,7 +676,7 @@ def test_index_prints_the_pages_of_its_places_as_links(book, reader):
         return reader.get_destination_page_number(dests[anchor]) + 1
 
     entries = _index_entries(book["html"])
-    assert len(entries) > 500
+    assert len(entries) > 300
     # what the index must print: per entry, the pages of its places (each once), as links to the first place there
     want: dict[str, int] = {}
     for _, places in entries:
@@ -701,59 +701,10 @@ def test_index_prints_the_pages_of_its_places_as_links(book, reader):
             got[name] = got.get(name, 0) + 1
             numbers += 1
     assert got == want
-    assert numbers >= len(entries) * 0.9
+    assert numbers >= sum(1 for _, places in entries if places)  # a see-reference (→) has no pages
 
 
-def test_index_places_show_their_words(book, reader):
-    """The page an index number sends you to shows what the entry is about: the term's definition and
-    the card's entry show the word itself; any other place shows its title (the clause, example, FAQ
-    or ruling the word belongs to)."""
-    dests = reader.named_destinations
-    titles = {}
-    for anchor, title in re.findall(r'<a class="loc(?: main)?" href="#([^"]+)">([^<]*)</a>', book["html"]):
-        titles[unescape(anchor)] = unescape(title)
-    texts: dict[int, str] = {}
-    checked = 0
-    for word, places in _index_entries(book["html"]):
-        for anchor, main in places:
-            page_no = reader.get_destination_page_number(dests[anchor]) + 1
-            if page_no not in texts:
-                texts[page_no] = _page_text(book["pdf"], page_no)
-            if main:
-                assert squeeze(word) in texts[page_no], (word, anchor, page_no)
-            else:
-                title = re.sub(r"^(예시|사례|FAQ|판정) ", "", titles[anchor])
-                assert squeeze(title)[:30] in texts[page_no], (word, anchor, page_no, title)
-            checked += 1
-    assert checked > 1000
-
-
-def test_index_links_of_terms_and_cards_land_on_pages_that_show_the_word(book, reader):
-    """Read back: every term's and card's entry sends you (its links' named destinations, resolved by pypdf)
-    to pages whose text shows the word — its own entry always, and nearly every other place (a place that
-    begins at the foot of a page shows the word on the next one). The few others are places the data ties
-    to the word without printing it (a card's rulings list, a term's related clauses)."""
-    dests = reader.named_destinations
-    texts: dict[int, str] = {}
-
-    def text(page_no: int) -> str:
-        if page_no not in texts:
-            texts[page_no] = _page_text(book["pdf"], page_no) if page_no <= len(reader.pages) else ""
-        return texts[page_no]
-
-    listed = shown = entries = 0
-    for word, places in _index_entries(book["html"]):
-        if not any(main for _, main in places):
-            continue  # a keyword of a clause: its place shows the clause's title (test above)
-        entries += 1
-        w = squeeze(word)
-        pages = {reader.get_destination_page_number(dests[anchor]) + 1 for anchor, _ in places}
-        hits = {p for p in pages if w in text(p) or w in text(p + 1)}
-        assert hits, (word, sorted(pages))
-        listed += len(pages)
-        shown += len(hits)
-    assert entries >= 80  # the glossary's terms and the cards
-    assert shown >= 0.9 * listed, (shown, listed)
+# the pages an index entry gives show its word: tests/test_handbook_trust.py (issue 28)
 
 
 def test_paginate_index_lists_each_page_once_with_its_first_place():

@@ -153,6 +153,14 @@ class DataError(FlamerError):
         return (type(self), (self.problems,))
 
 
+class WorkLimit(DataError):
+    """A scenario inside the input limits whose resolution would pass a budget of work (a game record's
+    combat rounds or result size, engine/budget.py): stopped with a coded problem saying what to shorten,
+    never a partial answer. A DataError (exit 1, its problems) with a code of its own for --json."""
+
+    code = "work-limit"
+
+
 class FileError(DataError):
     """A file a command was given that cannot be read at all (missing, a folder): said as a person says it,
     what is wrong first and then the file — `파일을 찾을 수 없습니다: nofile.yaml` — not as a data problem.

@@ -578,6 +578,16 @@ def round_branches(scn, corpus, as_of: str | None) -> dict:
 
 #: the most orders --all-branches replays a whole game for (each replay is the whole record)
 MAX_GAME_ORDERS = 24
+#: the result JSON (compact, UTF-8) the replays of a game's --all-branches may make together, the file's own run
+#: included: one record may make up to engine/budget.MAX_GAME_RESULT_BYTES, so a record near that size is replayed
+#: once or twice, not 24 times (the rest of the orders are not run: note ``capped``)
+MAX_GAME_BRANCH_BYTES = 16_000_000
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
+def _json_size(res: dict) -> int:
+    return len(_COMPACT.encode(res).encode("utf-8"))
 
 
 def _game_outcome(res: dict) -> dict:
@@ -593,8 +603,9 @@ def game_branches(scn, corpus, as_of: str | None) -> dict:
     """--all-branches for kind game: the first round whose 전투턴 fought two or more cells in an order
     the file left open (no `combat_order` in that round); each order of those cells replays the whole
     record (the other rounds as written) → the distinct outcomes of the game. At most
-    MAX_GAME_ORDERS orders are replayed (note ``capped``); a record with no such round has one
-    result (note ``game-no-choice``)."""
+    MAX_GAME_ORDERS orders are replayed, and no replay starts that would take the results made (the
+    file's own run included) past MAX_GAME_BRANCH_BYTES (note ``capped``); a record with no such round
+    has one result (note ``game-no-choice``)."""
     from dataclasses import replace
     from itertools import islice, permutations
     from math import factorial
@@ -615,20 +626,28 @@ def game_branches(scn, corpus, as_of: str | None) -> dict:
     total = factorial(len(cells))
     orders = list(islice(permutations(cells), MAX_GAME_ORDERS))
     groups: list[dict] = []
+    made = last = _json_size(base)  # what each replay makes, as far as the runs so far tell
+    del base
+    tried = 0
     with gc_paused():
         for order in orders:
+            if tried and made + last > MAX_GAME_BRANCH_BYTES:
+                break  # the next replay would pass the budget: the rest are not run
             rounds = tuple(replace(r, combat_order=tuple(order)) if i == k - 1 else r for i, r in enumerate(scn.rounds))
             try:
                 res, err = result_json(replace(scn, rounds=rounds), corpus, as_of), None
+                last = _json_size(res)
             except (DataError, Forbidden) as exc:
                 res, err = None, exc.message
+            made += last
+            tried += 1
             key = json.dumps(_game_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
             _add_branch(groups, key, order, res, err, res["as_of"] if res else as_of)
     for g in groups:
         g.pop("_key")
-    out = {"kind": "branches", "file": scn.file, "fixed_by_file": False, "orders_tried": len(orders),
+    out = {"kind": "branches", "file": scn.file, "fixed_by_file": False, "orders_tried": tried,
            "distinct": len(groups), "branches": groups, "combat_cells": cells, "round": k}
-    if len(orders) < total:
+    if tried < total:
         out["note"], out["orders_total"] = "capped", total
     return out
 

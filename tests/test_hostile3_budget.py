@@ -1,0 +1,332 @@
+"""Issue 25: faults of a hostile pass inside the documented limits.
+
+7. A 36 KB game record (60 rounds, 300 cells, HP 998) reached 2.7 GB and a MemoryError; 500 empty
+   rounds on a 100×100 board printed 129 MB of JSON: each round's combat could spend the whole
+   scenario budget again and every event was kept. A game now has one budget for the whole record
+   (engine/budget.py): combat rounds and the size of the result, stopping with a Korean error.
+9. The one-liner's side separator and `--stat` were quadratic on runs of spaces.
+19. Full-width digits were read as a date by `flamer rule` (６.２６ → 2026-06-26).
+And: option values echoed whole in error messages; the per-range answer of an unknown stat re-solving a
+big scenario eight times before naming the stat.
+
+Every test bounds the work (rounds, bytes, resolutions, peak memory) or guards a hang with a generous
+timeout; none asserts a wall-clock time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import yaml
+
+from flamer_ref import corpus as corpus_mod
+from flamer_ref import runner
+from flamer_ref.engine.api import parse, run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return corpus_mod.load()
+
+
+class Hang(Exception):
+    pass
+
+
+@contextmanager
+def hang_guard(seconds: float):
+    """Raise Hang past `seconds` (SIGALRM: Python code and the regex engine both check signals). Only
+    catches a hang or a quadratic blow-up; the normal case is orders of magnitude faster."""
+    def on_alarm(*_):
+        raise Hang(f"still running after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def measured(args: list[str], stdin: bytes = b"", timeout: float = 120, mem_cap: int = 2_000_000_000):
+    """`python -m flamer_ref ARGS` in its own process, its address space capped at `mem_cap` (a blow-up
+    ends in a MemoryError instead of eating the machine): (exit code, stdout, stderr, peak RSS in MB).
+    The timeout only catches a hang."""
+    with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        inp.write(stdin)
+        inp.seek(0)
+
+        def cap():
+            resource.setrlimit(resource.RLIMIT_AS, (mem_cap, mem_cap))
+
+        proc = subprocess.Popen([sys.executable, "-m", "flamer_ref", *args], stdin=inp, stdout=out, stderr=err,
+                                preexec_fn=cap, cwd=ROOT)
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                proc.returncode = -9
+                pytest.fail(f"flamer {' '.join(args)} still running after {timeout} s")
+            time.sleep(0.05)
+        proc.returncode = code = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return code, out.read().decode("utf-8"), err.read().decode("utf-8"), usage.ru_maxrss / 1024
+
+
+def _strip_messages(obj):
+    """A result without the Korean `message` keys the presentation layer adds (the budget bounds the
+    engine's result; the words of its gaps come on top)."""
+    if isinstance(obj, dict):
+        return {k: _strip_messages(v) for k, v in obj.items() if k != "message"}
+    if isinstance(obj, list):
+        return [_strip_messages(v) for v in obj]
+    return obj
+
+
+def compact_size(obj) -> int:
+    return len(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+# ----------------------------------------------------------- fault 7: game budget ----
+def _piece(pid: str, lv: int, hp: int, atk: int, **kw) -> dict:
+    return {"id": pid, "name": "병", "lv": lv, "hp": hp, "atk": atk, **kw}
+
+
+def long_combat_game(rounds: int = 60, cells: int = 300, hp: int = 998, width: int = 20) -> dict:
+    """The hostile pass's record: `cells` cells of one piece against one, HP `hp` + 1 against `hp`, ATK 1,
+    and `rounds` empty rounds — every round's combat runs to the combat budget (five cells of 998
+    rounds), then the next five cells the next round."""
+    return {"kind": "game", "first_player": "A",
+            "board": {"width": width, "height": -(-cells // width), "adjacency": "square8"},
+            "cells": {f"{i % width},{i // width}": {"A": [_piece(f"a{i}", 3, hp + 1, 1)], "B": [_piece(f"b{i}", 2, hp, 1)]}
+                      for i in range(cells)},
+            "rounds": [{} for _ in range(rounds)]}
+
+
+def empty_rounds_game(rounds: int = 500, side: int = 100) -> dict:
+    """Two pieces far apart on a `side`×`side` board and `rounds` rounds of nothing: each round's move
+    turn lists every cell of the board."""
+    return {"kind": "game", "first_player": "A", "board": {"width": side, "height": side, "adjacency": "square8"},
+            "cells": {"0,0": {"A": [_piece("a", 1, 1, 1)]}, f"{side - 1},{side - 1}": {"B": [_piece("b", 1, 1, 1)]}},
+            "rounds": [{} for _ in range(rounds)]}
+
+
+def seeded_game(seed: int, long: float = 0.004) -> dict:
+    """A random record near the documented limits: up to 1,000 cells on a board of up to 100×100, up to
+    500 rounds, one to three pieces a side, HP from 1 to 998 (a share `long` of the pieces: long combats),
+    some settled or none,
+    some cells held by one side, rounds that flip pieces in the 암막턴 (some gone by then: refused, not
+    invalid)."""
+    rng = random.Random(seed)
+    side = rng.choice([40, 70, 100])
+    settled = rng.choice([0, 0.2])  # settled pieces secure cells: VP, and a record that may end early
+    n = rng.randint(200, 1000)
+    spots = rng.sample(range(side * side), n)
+    cells, ids = {}, {"A": [], "B": []}
+    for i, spot in enumerate(spots):
+        cell = {}
+        for s in rng.choice([("A",), ("B",), ("A", "B"), ("A", "B")]):
+            cell[s] = []
+            for j in range(rng.randint(1, 3)):
+                pid = f"{s.lower()}{i}-{j}"
+                hp = rng.randint(500, 998) if rng.random() < long else rng.randint(1, 6)
+                cell[s].append(_piece(pid, rng.randint(0, 5), hp, rng.randint(0, 3),
+                                      **({"state": "settled"} if rng.random() < settled else {})))
+                ids[s].append(pid)
+        cells[f"{spot % side},{spot // side}"] = cell
+    rounds = []
+    for k in range(rng.randint(1, 500)):
+        player = "AB"[k % 2]
+        entry: dict = {}
+        if rng.random() < 0.3:
+            entry["blackout"] = [{"piece": rng.choice(ids[player]), "to": rng.choice(["settled", "mobile"])}
+                                 for _ in range(rng.randint(1, 4))]
+        rounds.append(entry)
+    return {"kind": "game", "first_player": "A", "board": {"width": side, "height": side, "adjacency": "square8"},
+            "cells": cells, "rounds": rounds}
+
+
+def _as_yaml(doc: dict) -> bytes:
+    return yaml.safe_dump(doc, allow_unicode=True, default_flow_style=None, width=200).encode("utf-8")
+
+
+def _budget_or_result(code: int, out: str, err: str) -> dict:
+    """The CLI's answer: a result (exit 0) within the size cap, or the budget's Korean error (exit 1,
+    the --json error object with its code) — never an internal error."""
+    from flamer_ref.engine.budget import MAX_GAME_RESULT_BYTES
+
+    assert "내부 오류" not in err and "Traceback" not in err and "MemoryError" not in err, err[-2000:]
+    data = json.loads(out)
+    if code == 0:
+        assert data["kind"] == "game"
+        assert compact_size(_strip_messages(data)) <= MAX_GAME_RESULT_BYTES
+    else:
+        assert code == 1, (code, err[-2000:])
+        assert data["error"]["code"] == "work-limit", data
+        assert data["problems"][0]["key"].startswith("rounds[")
+        assert "라운드" in err and data["problems"][0]["fix"], err
+    return data
+
+
+def test_long_combats_in_every_round_stop_at_the_record_budget(tmp_path):
+    """The reproduction (a 36 KB file): before, 2.7 GB in 20 s and a MemoryError after 53 s."""
+    text = _as_yaml(long_combat_game())
+    assert len(text) < 40_000
+    code, out, err, rss = measured(["simulate", "-", "--json"], text)
+    data = _budget_or_result(code, out, err)
+    assert code == 1 and data["error"]["code"] == "work-limit"
+    assert rss < 300, rss
+
+
+def test_five_hundred_empty_rounds_on_the_biggest_board_stay_bounded(tmp_path):
+    """The reproduction: before, 129 MB of JSON."""
+    code, out, err, rss = measured(["simulate", "-", "--json"], _as_yaml(empty_rounds_game()))
+    _budget_or_result(code, out, err)
+    assert len(out.encode("utf-8")) < 40_000_000
+    assert rss < 300, rss
+
+
+class _Spy:
+    """The GameBudget of every replay (engine/game.py makes one per run), to read what it spent."""
+
+    def __init__(self, monkeypatch):
+        from flamer_ref.engine import budget as budget_mod, game
+
+        self.made: list = []
+        spy = self
+
+        class Recording(budget_mod.GameBudget):
+            def __init__(self, file):
+                super().__init__(file)
+                spy.made.append(self)
+
+        monkeypatch.setattr(game, "GameBudget", Recording)
+
+
+def _combat_rounds(res: dict) -> int:
+    return sum(c["rounds"] for r in res["rounds"] for t in r["turns"] if t["turn"] == "combat"
+               for c in t["result"]["cells"].values())
+
+
+def _bounded(corpus, doc, monkeypatch) -> dict | None:
+    """Replay `doc`: its result, or None when a budget stopped it — either way within the budgets."""
+    from flamer_ref.engine.budget import MAX_GAME_COMBAT_ROUNDS, MAX_GAME_RESULT_BYTES
+    from flamer_ref.errors import WorkLimit
+
+    spy = _Spy(monkeypatch)
+    with hang_guard(90):
+        try:
+            res = run(parse(doc, "g.yaml", corpus), corpus).to_json()
+        except WorkLimit as exc:
+            (problem,) = exc.problems
+            budget = spy.made[-1]
+            assert problem.code in ("game-budget-rounds", "game-budget-size") and exc.code == "work-limit"
+            assert problem.params["round"] == budget.round and problem.key == f"rounds[{budget.round - 1}]"
+            assert budget.combat_rounds <= MAX_GAME_COMBAT_ROUNDS + 1  # it stops at the first round past
+            if problem.code == "game-budget-size":
+                assert budget.size > MAX_GAME_RESULT_BYTES
+                assert budget.size - problem.params["last_kb"] * 1000 <= MAX_GAME_RESULT_BYTES + 1000
+            assert "라운드" in problem.message and problem.fix
+            return None
+    assert compact_size(res) <= MAX_GAME_RESULT_BYTES
+    assert _combat_rounds(res) <= MAX_GAME_COMBAT_ROUNDS
+    assert spy.made[-1].combat_rounds == _combat_rounds(res)
+    return res
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_seeded_records_near_the_limits_end_within_the_budgets(corpus, monkeypatch, seed):
+    _bounded(corpus, seeded_game(seed), monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_seeded_records_of_long_combats_end_within_the_budgets(corpus, monkeypatch, seed):
+    rng = random.Random(seed)
+    doc = long_combat_game(rounds=rng.randint(2, 500), cells=rng.randint(20, 300), hp=rng.randint(300, 998))
+    assert _bounded(corpus, doc, monkeypatch) is None  # each round's combat alone would be near the budget
+
+
+def _contested(cells: int = 10, hp: int = 10 ** 6, rounds: int = 3) -> dict:
+    """`cells` cells where neither side can fall (HP a million, ATK 1): each combat stops after two rounds
+    (combat.step6.check: round-limit, projected), the cells stay contested and are fought again the next
+    round — every round spends 2 × `cells` combat rounds."""
+    return {"kind": "game", "first_player": "A", "board": {"width": 10, "height": 2, "adjacency": "square8"},
+            "cells": {f"{i},0": {"A": [_piece(f"a{i}", 3, hp, 1)], "B": [_piece(f"b{i}", 2, hp, 1)]}
+                      for i in range(cells)},
+            "rounds": [{} for _ in range(rounds)]}
+
+
+def test_the_combats_of_all_rounds_share_one_budget(corpus, monkeypatch):
+    from flamer_ref.engine import budget as budget_mod
+    from flamer_ref.errors import WorkLimit
+
+    doc = _contested()
+    monkeypatch.setattr(budget_mod, "MAX_GAME_COMBAT_ROUNDS", 60)
+    res = run(parse(doc, "g.yaml", corpus), corpus).to_json()
+    per_round = [sum(c["rounds"] for t in r["turns"] if t["turn"] == "combat" for c in t["result"]["cells"].values())
+                 for r in res["rounds"]]
+    assert per_round == [20, 20, 20]
+    # each round alone is far inside 50; the record is not
+    monkeypatch.setattr(budget_mod, "MAX_GAME_COMBAT_ROUNDS", 50)
+    with pytest.raises(WorkLimit) as exc:
+        run(parse(doc, "g.yaml", corpus), corpus)
+    assert exc.value.problems[0].code == "game-budget-rounds"
+    assert exc.value.problems[0].params == {"round": 3, "cell": "5,0", "limit": 50}
+
+
+def test_the_rounds_kept_share_one_size_budget(corpus, monkeypatch):
+    from flamer_ref.engine import budget as budget_mod
+    from flamer_ref.errors import WorkLimit
+
+    doc = yaml.safe_load((ROOT / "scenarios" / "game-four-rounds.yaml").read_text(encoding="utf-8"))
+    res = run(parse(doc, "g.yaml", corpus), corpus).to_json()
+    sizes = [compact_size(r) for r in res["rounds"]]
+    assert len(sizes) == 4
+    monkeypatch.setattr(budget_mod, "MAX_GAME_RESULT_BYTES", sizes[0] + sizes[1] + sizes[2] // 2)
+    with pytest.raises(WorkLimit) as exc:
+        run(parse(doc, "g.yaml", corpus), corpus)
+    (problem,) = exc.value.problems
+    assert problem.code == "game-budget-size" and problem.params["round"] == 3
+    assert "3라운드까지" in problem.message and "앞의 2라운드는 한 파일로" in problem.fix
+
+
+def test_the_budget_error_is_said_in_korean():
+    from inprocess import clean_error, invoke
+
+    r = invoke("simulate", "-", input=_as_yaml(long_combat_game(rounds=3, cells=12)).decode("utf-8"))
+    clean_error(r, "1라운드의 전투", "5,000회차", "고치는 법")
+    r = invoke("simulate", "-", "--json", input=_as_yaml(long_combat_game(rounds=3, cells=12)).decode("utf-8"))
+    assert r.exit_code == 1 and json.loads(r.stdout)["error"]["code"] == "work-limit"
+
+
+def test_all_branches_of_a_big_record_replay_it_within_a_budget(corpus, monkeypatch):
+    """--all-branches replays the whole record once per combat order (up to 24): near the size budget that
+    was 24 records of 8 MB (61 s, 940 MB). The replays now share MAX_GAME_BRANCH_BYTES."""
+    doc = _contested(cells=3, hp=2, rounds=2)
+    scn = parse(doc, "g.yaml", corpus)
+    whole = runner.game_branches(scn, corpus, None)
+    assert whole["orders_tried"] == 6 and "note" not in whole
+    one = runner._json_size(runner.result_json(scn, corpus))
+    monkeypatch.setattr(runner, "MAX_GAME_BRANCH_BYTES", int(one * 2.5))
+    cut = runner.game_branches(scn, corpus, None)
+    assert cut["orders_tried"] == 1 and cut["note"] == "capped" and cut["orders_total"] == 6
+    assert cut["branches"][0]["outcome"] == whole["branches"][0]["outcome"]

@@ -330,3 +330,111 @@ def test_all_branches_of_a_big_record_replay_it_within_a_budget(corpus, monkeypa
     cut = runner.game_branches(scn, corpus, None)
     assert cut["orders_tried"] == 1 and cut["note"] == "capped" and cut["orders_total"] == 6
     assert cut["branches"][0]["outcome"] == whole["branches"][0]["outcome"]
+
+
+# ----------------------------------------------------- fault 9: linear one-line parsing ----
+import re  # noqa: E402
+
+from flamer_ref import oneliner  # noqa: E402
+from flamer_ref.errors import BadInput, FlamerError  # noqa: E402
+
+#: the separator and the --stat pattern as they were (quadratic on runs of whitespace): the reference the
+#: linear ones must agree with on every line short enough for them
+OLD_SEP = re.compile(r"\s+(?:vs\.?|VS\.?|Vs\.?|대)\s+|\s*(?<![A-Za-z])vs\.?(?![A-Za-z])\s*", re.IGNORECASE)
+OLD_STAT_SPEC = re.compile(r"^(?P<name>.+?)\s+(?P<word>lv|level|레벨|hp|체력|atk|공격력|공격|cost|비용|코스트)\s*[:=]?\s*"
+                           r"(?P<value>[-−]?\d+)$", re.IGNORECASE | re.DOTALL)
+
+N = 40_000
+SPACES = {"space": " ", "tab": "\t", "nbsp": "\u00a0", "ideographic": "\u3000", "em": "\u2003", "newline": "\n"}
+PATHOLOGICAL_LINES = {
+    **{f"{k}-run": "가" + v * N + "x" for k, v in SPACES.items()},
+    **{f"{k}-run-in-parens": "거신(" + v * N + ") vs 별마대" for k, v in SPACES.items()},
+    "run-before-count": "거신 x" + " " * N + "2 vs 별마대",
+    "run-before-vs": "거신" + " " * N + "vs 별마대",
+    "run-after-vs": "거신 vs" + " " * N + "별마대",
+    "v-run": "가 " + "v" * N + " 나",
+    "vs-glued": "가" + "vs" * (N // 2),
+    "vs-dots": "가 " + "vs." * (N // 3),
+    "dae-run": "가 " + "대 " * (N // 2) + "나",
+    "dae-glued": "가 " + "대" * N + " 나",
+    "spaces-and-v": "가" + " v" * (N // 2),
+}
+
+
+def _split(pattern, line: str):
+    line = line.strip()
+    parts = pattern.split(line, maxsplit=1) if line else []
+    if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+        return "no-sides"
+    if pattern.search(parts[1]):
+        return "twice"
+    return parts[0].strip(), parts[1].strip()
+
+
+@pytest.mark.parametrize("name", sorted(PATHOLOGICAL_LINES))
+def test_the_side_separator_takes_linear_time(name):
+    """40,000 spaces took 1.8–114 s (each position of the run scanned the rest of it); now the scan is linear."""
+    with hang_guard(5):
+        try:
+            oneliner.split_sides(PATHOLOGICAL_LINES[name])
+        except BadInput:
+            pass
+
+
+STAT_TEXTS = ["개미" + " " * N + "hp", "개미 hp" + " " * N + "x", "개미 hp" + " " * N + ":" + " " * N + "x",
+              "개미 " + "a " * (N // 2) + "hp", "개미 " + "hp " * (N // 3) + "x", "개미" + "\u3000" * N + "hp 2",
+              "개미 hp" + "\t" * N + "2"]
+
+
+@pytest.mark.parametrize("text", STAT_TEXTS, ids=range(len(STAT_TEXTS)))
+def test_stat_values_take_linear_time(text):
+    with hang_guard(5):
+        try:
+            oneliner.parse_stat(text, "--stat #1")
+        except BadInput:
+            pass
+
+
+def test_a_declaration_of_many_words_takes_linear_time(corpus):
+    """`--response "수비자 a a a …"` tried every run of words as a card name (20,000 joins of up to 40,000 characters)."""
+    with hang_guard(5):
+        with pytest.raises(FlamerError):
+            oneliner.parse_declaration(corpus, "수비자 " + "a " * (N // 2), ("DGM", "BGM"), [], "2,2", "--response #1", [])
+        with pytest.raises(FlamerError):
+            oneliner.parse_declaration(corpus, "수비자 재부팅 " + "a " * (N // 2), ("DGM", "BGM"), [], "2,2",
+                                       "--response #1", [])
+
+
+def _random_line(rng: random.Random) -> str:
+    pieces = ["거신", "별마대", "수문장", "개미", "a", "ab", "v", "s", "vs", "VS", "Vs", "vS", "vs.", "V.", "대", "대대",
+              "x2", "(정착)", "hp", "lv3", ".", ",", ":", "DGM:", "ſ", "K"]
+    return "".join(rng.choice(pieces) + rng.choice(["", " ", "  ", "\t", "\u3000", "\u00a0", " \n "])
+                   for _ in range(rng.randint(1, 8)))
+
+
+def test_the_linear_separator_splits_every_line_as_before():
+    rng = random.Random(25)
+    for _ in range(20_000):
+        line = _random_line(rng)
+        assert _split(oneliner._SEP, line) == _split(OLD_SEP, line), repr(line)
+    for line in ["거신 vs 별마대", "거신 VS. 별마대, 행성굴착기(정착)", "거신 대 별마대", "거신vs별마대", "DGM: 거신 vs BGM: 별마대",
+                 "수문장x2 vs 개미(lv1 hp2)", "거신 vs. 별마대"]:
+        assert _split(oneliner._SEP, line) == _split(OLD_SEP, line) != "no-sides", line
+
+
+def test_the_linear_stat_pattern_reads_every_value_as_before():
+    rng = random.Random(26)
+    words = ["개미", "32대", "라루나피", "hp", "HP", "lv", "체력", "공격", "공격력", "cost", ":", "=", "2", "-1", "−3", "x",
+             "레벨", "a"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(words) + rng.choice(["", " ", "  ", "\t", "\u3000"]) for _ in range(rng.randint(1, 7)))
+        old, new = OLD_STAT_SPEC.match(text.strip()), oneliner._STAT_SPEC.match(text.strip())
+        assert (old and old.groupdict()) == (new and new.groupdict()), repr(text)
+
+
+def test_a_fight_line_of_forty_thousand_spaces_is_a_korean_error():
+    from inprocess import clean_error, invoke
+
+    with hang_guard(30):
+        clean_error(invoke("fight", "가" + " " * N + "x"), "공격자 기물 vs 수비자 기물")
+        clean_error(invoke("fight", "거신 vs 별마대", "--stat", "개미" + " " * N + "hp"), "--stat #1")

@@ -466,7 +466,7 @@ def search(
 def rule(
     rule_words: List[str] = typer.Argument(..., metavar="조항", autocompletion=complete.rule_ids,
                                            help="조항 번호 (예: 6.26, 1.10.1, 해석 6.14-1), 조항 id (예: combat.step7.sweep), "
-                                                "해석 id (interp.…), 판정 id (ruling.…) 또는 판정 날짜 (9/24)."),
+                                                "해석 id (interp.…), 판정 id (ruling.…) 또는 판정 날짜 (9/24). 전각 숫자(６.２６)도 됩니다."),
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):

@@ -344,6 +344,10 @@ def josa(word: str, pair: str) -> str:
         if pair == "으로/로" and final == 8:  # ㄹ takes 로
             return word + without
         return word + (with_final if final else without)
+    if last and not last.isascii() and last not in _DIGIT_FINAL:  # ６ ⁶ ① ٦ are read as the digit they stand for
+        from .digits import fold
+
+        last = unicodedata.normalize("NFKC", fold(last))[-1:] or last
     if last in _DIGIT_FINAL:  # a number is read in Korean: 1 일, 3 삼, 6 육 ...
         final = _DIGIT_FINAL[last]
         if pair == "으로/로" and final == "ㄹ":

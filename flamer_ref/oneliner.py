@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 
 from .engine.types import STAT_MIN, stat_in_range
+from .digits import fold
 from .errors import Ambiguous, BadInput, NotFound
 from .korean import josa
 
@@ -400,9 +401,15 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
             from .terminal import clean
 
             raise BadInput(f"{what}: {bad + 1}번째 글자에 제어 문자({clean(text[bad])})가 있습니다. 지우고 다시 적으세요.")
-    if not re.fullmatch(r"\s*-?\d+\s*,\s*-?\d+\s*", cell or ""):
-        raise BadInput(f"--cell {_q(cell, '은/는')} 셀 이름이 아닙니다. 'x,y'처럼 적으세요 (예: 2,4).")
-    cell = cell.replace(" ", "")
+    # what a Korean IME types in full-width mode, and other scripts' digits, read as ASCII (digits.fold):
+    # 수문장（ｈｐ２）, --cell ２，４, 셀 ２,４ in a declaration are what they say
+    line = fold(line)
+    responses = [fold(t) for t in responses or ()]
+    battles = [fold(t) for t in battles or ()]
+    typed_cell, cell = cell, fold(cell or "")
+    if not re.fullmatch(r"\s*-?[0-9]+\s*,\s*-?[0-9]+\s*", cell):
+        raise BadInput(f"--cell {_q(typed_cell, '은/는')} 셀 이름이 아닙니다. 'x,y'처럼 적으세요 (예: 2,4).")
+    cell = "".join(cell.split())
     left, right = split_sides(line)
     (acode, ltext), (dcode, rtext) = _side_prefix(left), _side_prefix(right)
     groups = []
@@ -554,6 +561,7 @@ def apply_stats(corpus, fight: Fight, specs: list[str] | None) -> None:
             from .terminal import clean
 
             raise BadInput(f"{where}: {bad + 1}번째 글자에 제어 문자({clean(text[bad])})가 있습니다. 지우고 다시 적으세요.")
+        text = fold(text)  # 개미 hp ２ is 개미 hp 2 (digits.fold)
         name, stat, value = parse_stat(text, where)
         pieces = _doc_pieces(fight)
         adhoc = [p for p in pieces if not p.get("card") and _squash(p.get("name", "")) == _squash(name)]

@@ -438,3 +438,90 @@ def test_a_fight_line_of_forty_thousand_spaces_is_a_korean_error():
     with hang_guard(30):
         clean_error(invoke("fight", "가" + " " * N + "x"), "공격자 기물 vs 수비자 기물")
         clean_error(invoke("fight", "거신 vs 별마대", "--stat", "개미" + " " * N + "hp"), "--stat #1")
+
+
+# ----------------------------------------------- fault 19: digits typed by a Korean IME ----
+from inprocess import clean_error, invoke  # noqa: E402
+
+
+def _fw(text: str) -> str:
+    """`text` as a Korean IME types it in full-width mode: ASCII digits, letters and punctuation → U+FF01–FF5E."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+def _script(text: str, zero: int) -> str:
+    """The ASCII digits of `text` in another script whose digit zero is `zero` (U+0660 Arabic-Indic, …)."""
+    return "".join(chr(zero + int(c)) if c.isascii() and c.isdigit() else c for c in text)
+
+
+SCRIPTS = {"full-width": lambda t: _fw(t), "full-width-digits": lambda t: _script(t, 0xFF10),
+           "arabic-indic": lambda t: _script(t, 0x0660), "persian": lambda t: _script(t, 0x06F0),
+           "devanagari": lambda t: _script(t, 0x0966), "bengali": lambda t: _script(t, 0x09E6)}
+
+
+def _same(ascii_args: list[str], typed_args: list[str]) -> None:
+    a, b = invoke(*ascii_args), invoke(*typed_args)
+    assert a.exit_code == 0, (ascii_args, a.stderr)
+    assert (b.exit_code, b.stdout) == (a.exit_code, a.stdout), (typed_args, b.stderr[-500:])
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+@pytest.mark.parametrize("number", ["6.26", "1.10.1", "6.14-1", "해석 6.14-1"])
+def test_a_rule_number_in_any_digits_is_that_clause(script, number):
+    """`flamer rule ６.２６` said "2026-06-26의 판정이 없습니다": the date reader took Unicode digits, the number
+    reader ASCII only. Both now read the digits a person types as ASCII digits."""
+    typed = SCRIPTS[script](number) if not number.startswith("해석") else "해석 " + SCRIPTS[script](number[3:])
+    _same(["rule", number, "--json"], ["rule", typed, "--json"])
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+@pytest.mark.parametrize("day", ["2026-09-20", "9/20", "9월 20일", "2026년 9월 20일", "09-20"])
+def test_a_ruling_date_in_any_digits_is_that_day(script, day):
+    _same(["rule", day, "--json"], ["rule", SCRIPTS[script](day), "--json"])
+
+
+@pytest.mark.parametrize("typed", ["⁶.²⁶", "①.②", "６。２６", "6.2６x"])
+def test_digits_that_are_no_decimal_digits_are_refused_not_read_as_a_date(typed):
+    r = invoke("rule", typed)
+    clean_error(r)
+    assert "판정이 없습니다" not in r.stderr and "2026-" not in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("script", ["full-width", "arabic-indic"])
+def test_dates_of_options_in_any_digits(script):
+    f = SCRIPTS[script]
+    _same(["rulings", "--since", "2026-09-19", "--until", "9/24", "--json"],
+          ["rulings", "--since", f("2026-09-19"), "--until", f("9/24"), "--json"])
+    _same(["rule", "6.26", "--as-of", "2026-09-23", "--json"], ["rule", "6.26", "--as-of", f("2026-09-23"), "--json"])
+    _same(["simulate", "scenarios/two-cells.yaml", "--json", "--as-of", "2026-09-23", "--compare", "9/24"],
+          ["simulate", "scenarios/two-cells.yaml", "--json", "--as-of", f("2026-09-23"), "--compare", f("9/24")])
+
+
+@pytest.mark.parametrize("script", ["full-width", "full-width-digits", "arabic-indic"])
+def test_fight_numbers_in_any_digits(script):
+    f = SCRIPTS[script]
+    line = "수문장(hp2) vs 개미(lv1 hp2 atk1) x2"
+    _same(["fight", line, "--cell", "2,4", "--json"], ["fight", f(line) if script != "full-width" else
+                                                       "수문장（ｈｐ２） vs 개미（ｌｖ１ ｈｐ２ ａｔｋ１） ｘ２",
+                                                       "--cell", f("2,4"), "--json"])
+    _same(["fight", "거신 vs 개미(lv1 atk1)", "--stat", "개미 hp 3", "--as-of", "2026-09-23", "--json"],
+          ["fight", "거신 vs 개미(lv1 atk1)", "--stat", "개미 hp " + f("3"), "--as-of", f("2026-09-23"), "--json"])
+
+
+@pytest.mark.parametrize("script", ["full-width", "arabic-indic"])
+def test_search_numbers_and_dates_in_any_digits(script):
+    """The same results (the answer's `query` repeats what was typed)."""
+    f = SCRIPTS[script]
+    for ascii_args, typed_args in ((["search", "6.26", "--json", "--limit", "2"], ["search", f("6.26"), "--json", "--limit", f("2")]),
+                                   (["search", "9월 24일", "--json", "-n", "3"], ["search", f("9월 24일"), "--json", "-n", f("3")])):
+        a, b = invoke(*ascii_args), invoke(*typed_args)
+        assert a.exit_code == b.exit_code == 0, b.stderr
+        a, b = json.loads(a.stdout), json.loads(b.stdout)
+        assert b.pop("query") == typed_args[1] and a.pop("query") == ascii_args[1]
+        assert a == b and a["results"], typed_args
+
+
+def test_an_example_number_that_is_no_digit_is_refused_in_korean():
+    clean_error(invoke("example", "ex.combat.scene5#²", "--scenario"), "ex.combat.scene5")
+    _same(["example", "ex.combat.scene5#1", "--scenario", "--json"],
+          ["example", "ex.combat.scene5#" + _fw("1"), "--scenario", "--json"])

@@ -157,7 +157,9 @@ def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
 
     date = parse_date(value, _data_year)
     if date is None:
-        raise typer.BadParameter(f"날짜로 읽을 수 없습니다: {value}. 이렇게 적으세요: {FORMS}.", param_hint=opt)
+        from .korean import cut
+
+        raise typer.BadParameter(f"날짜로 읽을 수 없습니다: {cut(value)}. 이렇게 적으세요: {FORMS}.", param_hint=opt)
     return date
 
 
@@ -172,7 +174,9 @@ def _usage_format(value: str, allowed: tuple[str, ...]) -> str:
     if fmt not in allowed:
         names = {v: k for k, v in FORMAT_WORDS.items()}
         listed = ", ".join(f"{f}({names[f]})" if f in names else f for f in allowed)
-        raise typer.BadParameter(f"없는 형식입니다: {value}. {listed} 중 하나를 고르세요.", param_hint="--format")
+        from .korean import cut
+
+        raise typer.BadParameter(f"없는 형식입니다: {cut(value)}. {listed} 중 하나를 고르세요.", param_hint="--format")
     return fmt
 
 
@@ -740,11 +744,15 @@ def site(
     if not directory.strip():
         raise typer.BadParameter("빈 경로입니다. 사이트를 쓸 폴더 이름을 주세요.", param_hint="DIR")
     as_of = _usage_date(as_of, "--as-of")
+    from .digits import fold
+    from .korean import cut
+
+    port = None if port is None else fold(port).strip()  # ８０８０ as a Korean IME types it is 8080
     if port is not None and not serve:
-        raise typer.BadParameter(f"포트({port})는 --serve와 함께 적습니다 (예: flamer site 사이트/ --serve 8080).",
+        raise typer.BadParameter(f"포트({cut(port)})는 --serve와 함께 적습니다 (예: flamer site 사이트/ --serve 8080).",
                                  param_hint="포트")
     if port is not None and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
-        raise typer.BadParameter(f"포트는 1~65535의 정수입니다 (지금: {port}).", param_hint="포트")
+        raise typer.BadParameter(f"포트는 1~65535의 정수입니다 (지금: {cut(port)}).", param_hint="포트")
     if pyodide is not None and not pyodide.strip():
         raise typer.BadParameter("빈 경로입니다. Pyodide 폴더나 .tgz 파일을 주세요.", param_hint="--pyodide")
     if no_engine and pyodide is not None:
@@ -1093,10 +1101,11 @@ def scenario_new(
     try:
         text = template_text(kind)
     except UnknownKind as exc:
-        from .korean import josa
+        from .korean import josa, quoted
 
         why = "아직 틀이 없는 종류입니다" if exc.planned else "모르는 종류입니다"
-        raise typer.BadParameter(f"{josa(repr(kind), '은/는')} {why}. 다음 중 하나를 고르세요: {kinds_text(exc.available)}.",
+        shown = repr(kind) if len(kind) <= 40 else quoted(kind)  # a long word is cut, as every echo of input
+        raise typer.BadParameter(f"{josa(shown, '은/는')} {why}. 다음 중 하나를 고르세요: {kinds_text(exc.available)}.",
                                  param_hint="종류") from None
     sys.stdout.write(text)
 

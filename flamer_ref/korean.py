@@ -363,6 +363,28 @@ def josa(word: str, pair: str) -> str:
 ECHO_MAX = 40
 
 
+#: a path an error message repeats is cut in the middle past this many characters (its start and its file name
+#: stay; no real path is this long: a file name has 255 bytes at most)
+PATH_ECHO_MAX = 160
+
+
+def cut(value, limit: int = ECHO_MAX) -> str:
+    """`value` as an error message repeats it without quotes: its first `limit` characters and '…' when longer
+    (the same cut as `quoted`)."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def cut_path(value, limit: int = PATH_ECHO_MAX) -> str:
+    """A path as an error message repeats it: whole up to `limit` characters, else its start, '…' and its
+    last characters (where the file name is)."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    tail = limit // 3
+    return text[: limit - tail - 1] + "…" + text[-tail:]
+
+
 def quoted(value, pair: str | None = None, limit: int = ECHO_MAX) -> str:
     """'value' as an error message repeats it: in quotes, cut to `limit` characters ('…' after the cut),
     with the particle of `pair` chosen by the last syllable shown ('정착'이, '가나다…'가)."""

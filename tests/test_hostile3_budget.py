@@ -525,3 +525,55 @@ def test_an_example_number_that_is_no_digit_is_refused_in_korean():
     clean_error(invoke("example", "ex.combat.scene5#²", "--scenario"), "ex.combat.scene5")
     _same(["example", "ex.combat.scene5#1", "--scenario", "--json"],
           ["example", "ex.combat.scene5#" + _fw("1"), "--scenario", "--json"])
+
+
+# ------------------------------------------- option values echoed whole in error messages ----
+import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
+
+LONG = "가" * 40_000
+ECHOES = {
+    "fight --cell": ["fight", "거신 vs 별마대", "--cell", LONG],
+    "fight --as-of": ["fight", "거신 vs 별마대", "--as-of", LONG],
+    "fight --compare": ["fight", "거신 vs 별마대", "--compare", LONG],
+    "fight --stat": ["fight", "거신 vs 별마대", "--stat", LONG],
+    "fight --stat name": ["fight", "거신 vs 별마대", "--stat", LONG + " hp 2"],
+    "fight --response": ["fight", "거신 vs 별마대", "--response", LONG],
+    "fight --response card": ["fight", "거신 vs 별마대", "--response", "수비자 " + LONG],
+    "fight --response target": ["fight", "거신 vs 행성굴착기(정착)", "--response", "수비자 재부팅 " + LONG],
+    "fight --battle": ["fight", "거신 vs 별마대", "--battle", LONG],
+    "fight --format": ["fight", "거신 vs 별마대", "--format", LONG],
+    "fight line": ["fight", LONG + " vs 별마대"],
+    "fight line modifier": ["fight", "거신(" + LONG + ") vs 별마대"],
+    "search --as-of": ["search", "x", "--as-of", LONG],
+    "search --limit": ["search", "x", "--limit", LONG],
+    "rule --as-of": ["rule", "6.26", "--as-of", LONG],
+    "rulings --since": ["rulings", "--since", LONG],
+    "rulings --until": ["rulings", "--until", LONG],
+    "faq --format": ["faq", "--format", LONG],
+    "faq --as-of": ["faq", "--as-of", LONG],
+    "simulate --as-of": ["simulate", "scenarios/two-cells.yaml", "--as-of", LONG],
+    "simulate --compare": ["simulate", "scenarios/two-cells.yaml", "--compare", LONG],
+    "simulate --format": ["simulate", "scenarios/two-cells.yaml", "--format", LONG],
+    "simulate file": ["simulate", LONG],
+    "book --format": ["book", "--format", LONG],
+    "book --as-of": ["book", "--as-of", LONG],
+    "site --as-of": ["site", "/nonexistent-folder/x", "--as-of", LONG],
+    "site --serve": ["site", "/nonexistent-folder/y", "--serve", LONG],
+    "scenario new": ["scenario", "new", LONG],
+    "validate --data": ["validate", "--data", LONG],
+    "unknown option": ["search", "x", "--" + "x" * 40_000],
+    "unknown command": [LONG],
+    "extra argument": ["examples", LONG],
+}
+
+
+@pytest.mark.parametrize("name", sorted(ECHOES))
+def test_a_long_value_is_echoed_cut(name):
+    """A 40,000-character value was repeated whole by the error of about 13 commands; the messages now show
+    at most its first korean.ECHO_MAX characters (a path: its start and end), as they already did for
+    arguments."""
+    args = ECHOES[name]
+    r = flamer_fork.run(*args, timeout=60)
+    assert r.returncode in (1, 2), (r.returncode, r.stderr[-300:])
+    assert "Traceback" not in r.stderr and "내부 오류" not in r.stderr, r.stderr[-500:]
+    assert len(r.stderr) < 1500 and len(r.stdout) < 3000, (len(r.stderr), r.stderr[:300])

@@ -687,13 +687,34 @@ def _verdict_key(res: dict) -> str:
     return json.dumps(o, sort_keys=True, ensure_ascii=False)
 
 
+def _verdict_view(res) -> dict:
+    """What _verdict_key reads of a result (its outcome and its gaps), made without the events — most of a
+    big result's JSON and of the time to_json takes."""
+    from .engine.result import _thaw
+
+    if res.kind == "combat":
+        return {"kind": "combat", "cells": {c.cell: c.to_json() for c in res.cells},
+                "prisoners": {s: list(v) for s, v in res.prisoners.items()}, "fragments": list(res.fragments),
+                "removed": list(res.removed), "positions": dict(res.positions),
+                "unresolved": [_thaw(u) for u in res.unresolved]}
+    if res.kind in ("round", "game"):
+        keys = ("ended", "final", "unresolved") + (("first_illegal",) if res.kind == "game" else ())
+        return {"kind": res.kind, **{k: _thaw(getattr(res, k)) for k in keys}}
+    return res.to_json()
+
+
 def by_value(scn, corpus, file: str, as_of: str | None, exc: DataError) -> dict | None:
     """A verdict that stopped on one unknown stat (`exc`: its stat-unknown problems), answered per range
     of that stat's values: the scenario resolved again with the stat standing for its least value, then
     for the next value past the range every decision of that run holds for (engine/probe.py), until a
     range is unbounded. Neighbouring ranges with the same verdict are one. None when this cannot be said:
     more than one unknown is needed, the run does what a probe cannot follow, another error stops a
-    range, or it takes more than BY_VALUE_RUNS resolutions or gives more than BY_VALUE_RANGES verdicts."""
+    range, or it takes more than BY_VALUE_RUNS resolutions or gives more than BY_VALUE_RANGES verdicts.
+
+    No run is wasted (issue 25): the verdicts only grow, so the run that gives one more than
+    BY_VALUE_RANGES ends it at once (a 1,000-cell scenario whose every value is another verdict was
+    resolved eight times before its stat was named, now four); and a run is worded (render.word_result)
+    only when its range is shown and the answer is given — a verdict reads no message."""
     from .engine.combat import STAT_KO
     from .engine.probe import PROBE, Probe, Untracked, unknown_key
     from .engine.types import STAT_MIN
@@ -715,19 +736,21 @@ def by_value(scn, corpus, file: str, as_of: str | None, exc: DataError) -> dict 
         finally:
             PROBE.reset(token)
         lo, hi = x, probe.hi
-        shown = word_result(_plain(res.to_json()))
-        k = _verdict_key(shown)
+        k = _verdict_key(_plain(_verdict_view(res)))  # the outcome, gaps by reason: no events, no words
         if ranges and ranges[-1]["_key"] == k:
             ranges[-1]["to"] = hi
         else:
-            ranges.append({"_key": k, "from": lo, "to": hi, "value": x, "result": shown})
+            ranges.append({"_key": k, "from": lo, "to": hi, "value": x, "result": res})
+            if len(ranges) > BY_VALUE_RANGES:
+                return None  # more verdicts than a reader takes: later runs can only add to them
+        del res
         if hi is None:
             break
         x = hi + 1
     else:
         return None
-    if len(ranges) > BY_VALUE_RANGES:
-        return None
+    for r in ranges:  # the results shown: their JSON and words, once the answer is sure
+        r["result"] = word_result(_plain(r["result"].to_json()))
     return {"kind": "by-value", "file": file, "as_of": ranges[0]["result"].get("as_of"),
             "depends_on": {"piece": first["piece"], "card": first.get("card"), "label": first["label"], "stat": stat,
                            "stat_name": STAT_KO[stat], "least": STAT_MIN[stat], "why": first.get("why")},

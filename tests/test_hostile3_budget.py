@@ -577,3 +577,129 @@ def test_a_long_value_is_echoed_cut(name):
     assert r.returncode in (1, 2), (r.returncode, r.stderr[-300:])
     assert "Traceback" not in r.stderr and "내부 오류" not in r.stderr, r.stderr[-500:]
     assert len(r.stderr) < 1500 and len(r.stdout) < 3000, (len(r.stderr), r.stderr[:300])
+
+
+# -------------------------------------- the per-range answer of an unknown stat: no wasted runs ----
+def _old_by_value(scn, corpus, file, as_of, exc):
+    """runner.by_value as it was (the reference the faster one must answer exactly as): every run worded,
+    the number of verdicts looked at only after all the runs."""
+    from flamer_ref.engine.combat import STAT_KO
+    from flamer_ref.engine.probe import PROBE, Probe, Untracked, unknown_key
+    from flamer_ref.engine.types import STAT_MIN
+    from flamer_ref.render import word_result
+
+    needs = {(unknown_key(p.params.get("card"), p.params["piece"]), p.params["stat"]) for p in exc.problems}
+    if len(needs) != 1:
+        return None
+    (key, stat), = needs
+    first = exc.problems[0].params
+    ranges: list[dict] = []
+    x = STAT_MIN[stat]
+    for _ in range(runner.BY_VALUE_RUNS):
+        probe = Probe(key, stat, x, lo=x)
+        token = PROBE.set(probe)
+        try:
+            res = runner.run(scn, corpus, as_of)
+        except (Untracked, FlamerError):
+            return None
+        finally:
+            PROBE.reset(token)
+        lo, hi = x, probe.hi
+        shown = word_result(runner._plain(res.to_json()))
+        k = runner._verdict_key(shown)
+        if ranges and ranges[-1]["_key"] == k:
+            ranges[-1]["to"] = hi
+        else:
+            ranges.append({"_key": k, "from": lo, "to": hi, "value": x, "result": shown})
+        if hi is None:
+            break
+        x = hi + 1
+    else:
+        return None
+    if len(ranges) > runner.BY_VALUE_RANGES:
+        return None
+    return {"kind": "by-value", "file": file, "as_of": ranges[0]["result"].get("as_of"),
+            "depends_on": {"piece": first["piece"], "card": first.get("card"), "label": first["label"], "stat": stat,
+                           "stat_name": STAT_KO[stat], "least": STAT_MIN[stat], "why": first.get("why")},
+            "ranges": [{k: v for k, v in r.items() if k != "_key"} for r in ranges]}
+
+
+def _unknown_hp_cells(n: int, vary: bool) -> dict:
+    """`n` cells of 수문장 against a 개미 whose HP the data leaves unknown (lv 1, atk 1): with `vary`, 수문장's HP
+    differs from cell to cell (1–12), so every HP of 개미 gives another verdict."""
+    return {"kind": "combat", "attacker": "DGM", "cells": {
+        f"{i % 40},{i // 40}": {"DGM": [{"id": f"g{i}", "card": "수문장", **({"hp": 1 + i % 12} if vary else {})}],
+                                "BGM": [{"id": f"a{i}", "card": "개미", "lv": 1, "atk": 1}]} for i in range(n)}}
+
+
+def _runs(monkeypatch) -> list:
+    seen: list = []
+    real = runner.run
+
+    def spy(*a, **kw):
+        seen.append(1)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(runner, "run", spy)
+    return seen
+
+
+def test_an_unknown_with_many_verdicts_is_named_after_the_fourth_run(corpus, monkeypatch):
+    """1,000 cells where each HP of 개미 gives another verdict: the scenario was resolved 1 + 8 times (5.7 s)
+    before the stat was named, because the verdicts were counted only after all eight runs. The fourth
+    verdict decides it: 1 + 4 runs, the same error."""
+    doc = _unknown_hp_cells(120, vary=True)
+    scn = parse(doc, "t.yaml", corpus)
+    runs = _runs(monkeypatch)
+    with pytest.raises(FlamerError) as new:
+        runner.answer(scn, corpus, file="t.yaml")
+    assert len(runs) == 1 + runner.BY_VALUE_RANGES + 1
+    assert runner.is_need(new.value) and new.value.problems[0].params["stat"] == "hp"
+    runs.clear()
+    with pytest.raises(FlamerError) as plain:
+        runner.run(scn, corpus)
+    assert plain.value.message == new.value.message
+    exc = plain.value
+    runs.clear()
+    assert _old_by_value(scn, corpus, "t.yaml", None, exc) is None
+    assert len(runs) == runner.BY_VALUE_RUNS  # what it cost before
+
+
+@pytest.mark.parametrize("doc", [_unknown_hp_cells(40, vary=False), _unknown_hp_cells(3, vary=True),
+                                 _unknown_hp_cells(1, vary=True)], ids=["same", "three", "one"])
+def test_the_per_range_answer_is_as_before(corpus, doc):
+    from flamer_ref.errors import DataError
+
+    scn = parse(doc, "t.yaml", corpus)
+    with pytest.raises(DataError) as exc:
+        runner.run(scn, corpus)
+    old = _old_by_value(scn, corpus, "t.yaml", None, exc.value)
+    new = runner.by_value(scn, corpus, "t.yaml", None, exc.value)
+    assert new == old and (old is None or old["ranges"])
+
+
+def test_seeded_unknowns_are_answered_as_before(corpus):
+    """The per-range answers of test_by_value.py's seeded combats, and a round and a game: the same with the
+    runs worded only for the ranges shown."""
+    import test_by_value as tbv
+    from flamer_ref.errors import DataError
+
+    docs = [tbv.ROUND, tbv.GAME] + [doc for doc, _stat, _exp in tbv.CASES.values()]
+    rng = random.Random(7)
+    for _ in range(30):
+        k = rng.randint(1, 3)
+        docs.append({"kind": "combat", "as_of": "2026-10-01", "attacker": rng.choice(["DGM", "BGM"]), "cells": {"2,2": {
+            "DGM": [{"id": f"g{j}", "card": "수문장", "hp": rng.randint(1, 6)} for j in range(k)],
+            "BGM": [{"id": "ant", "card": "개미", "lv": rng.randint(0, 4), "atk": rng.randint(0, 3)}]}}})
+    answered = 0
+    for doc in docs:
+        scn = parse(doc, "t.yaml", corpus)
+        try:
+            runner.run(scn, corpus)
+            continue
+        except DataError as exc:
+            err = exc
+        old = _old_by_value(scn, corpus, "t.yaml", None, err)
+        assert runner.by_value(scn, corpus, "t.yaml", None, err) == old
+        answered += old is not None
+    assert answered >= 10

@@ -22,6 +22,8 @@ a MemoryError or a hang. The engine words nothing: the codes are worded by the p
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from enum import Enum
 
 from ..errors import Problem, WorkLimit
 
@@ -31,7 +33,18 @@ MAX_GAME_COMBAT_ROUNDS = 5_000
 #: the game result JSON (compact, UTF-8) that the rounds kept may add up to
 MAX_GAME_RESULT_BYTES = 8_000_000
 
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+def _as_plain(o):
+    """A value the result JSON holds in another form (a read-only mapping, an enum): measured as it is written."""
+    if isinstance(o, Mapping):
+        return dict(o)
+    if isinstance(o, Enum):
+        return o.value
+    if isinstance(o, (set, frozenset)):
+        return sorted(o, key=str)
+    return str(o)
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False, default=_as_plain)
 
 
 class GameBudget:

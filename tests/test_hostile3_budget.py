@@ -703,3 +703,20 @@ def test_seeded_unknowns_are_answered_as_before(corpus):
         assert runner.by_value(scn, corpus, "t.yaml", None, err) == old
         answered += old is not None
     assert answered >= 10
+
+
+def test_a_game_page_draws_its_pictures_within_a_budget():
+    """A game's HTML page drew two board pictures a round (a 100×100 board: 10,000 cells each; 10 empty rounds
+    took 45 s and 34 MB). It now draws whole rounds while the pictures stay within 20,000 board cells and says
+    from which round on it only tells; a record that ends before any move turn still has its page."""
+    r = invoke("simulate", "-", "--format", "html", input=_as_yaml(empty_rounds_game(rounds=8, side=40)).decode("utf-8"))
+    assert r.exit_code == 0, r.stderr
+    sections = r.stdout.split('<section id="r')[1:]
+    drawn = [s.count("<svg") for s in sections]
+    assert drawn[:6] == [2] * 6 and drawn[6:] == [0, 0], drawn  # 1,600 cells × 2 a round: six rounds fit
+    assert "7라운드부터는 그림 없이 글로만 풉니다" in sections[6] and "(보드 하나가 1,600칸)" in sections[6]
+    won = {"kind": "game", "first_player": "A",
+           "board": {"width": 5, "height": 5, "adjacency": "square8", "homes": {"B": ["4,4", "4,3"], "A": ["0,0", "0,1"]}},
+           "cells": {"4,4": {"A": [_piece("a", 1, 1, 1)]}, "2,2": {"B": [_piece("b", 1, 1, 1)]}}, "rounds": [{}, {}]}
+    r = invoke("simulate", "-", "--format", "html", input=_as_yaml(won).decode("utf-8"))
+    assert r.exit_code == 0 and r.stdout.count("<svg") == 1, r.stderr  # the victory check's board

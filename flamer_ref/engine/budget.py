@@ -33,6 +33,7 @@ MAX_GAME_COMBAT_ROUNDS = 5_000
 #: the game result JSON (compact, UTF-8) that the rounds kept may add up to
 MAX_GAME_RESULT_BYTES = 8_000_000
 
+
 def _as_plain(o):
     """A value the result JSON holds in another form (a read-only mapping, an enum): measured as it is written."""
     if isinstance(o, Mapping):

@@ -157,7 +157,9 @@ def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
 
     date = parse_date(value, _data_year)
     if date is None:
-        raise typer.BadParameter(f"날짜로 읽을 수 없습니다: {value}. 이렇게 적으세요: {FORMS}.", param_hint=opt)
+        from .korean import cut
+
+        raise typer.BadParameter(f"날짜로 읽을 수 없습니다: {cut(value)}. 이렇게 적으세요: {FORMS}.", param_hint=opt)
     return date
 
 
@@ -172,7 +174,9 @@ def _usage_format(value: str, allowed: tuple[str, ...]) -> str:
     if fmt not in allowed:
         names = {v: k for k, v in FORMAT_WORDS.items()}
         listed = ", ".join(f"{f}({names[f]})" if f in names else f for f in allowed)
-        raise typer.BadParameter(f"없는 형식입니다: {value}. {listed} 중 하나를 고르세요.", param_hint="--format")
+        from .korean import cut
+
+        raise typer.BadParameter(f"없는 형식입니다: {cut(value)}. {listed} 중 하나를 고르세요.", param_hint="--format")
     return fmt
 
 
@@ -469,7 +473,7 @@ def search(
 def rule(
     rule_words: List[str] = typer.Argument(..., metavar="조항", autocompletion=complete.rule_ids,
                                            help="조항 번호 (예: 6.26, 1.10.1, 해석 6.14-1), 조항 id (예: combat.step7.sweep), "
-                                                "해석 id (interp.…), 판정 id (ruling.…) 또는 판정 날짜 (9/24)."),
+                                                "해석 id (interp.…), 판정 id (ruling.…) 또는 판정 날짜 (9/24). 전각 숫자(６.２６)도 됩니다."),
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):
@@ -748,11 +752,15 @@ def site(
     if not directory.strip():
         raise typer.BadParameter("빈 경로입니다. 사이트를 쓸 폴더 이름을 주세요.", param_hint="DIR")
     as_of = _usage_date(as_of, "--as-of")
+    from .digits import fold
+    from .korean import cut
+
+    port = None if port is None else fold(port).strip()  # ８０８０ as a Korean IME types it is 8080
     if port is not None and not serve:
-        raise typer.BadParameter(f"포트({port})는 --serve와 함께 적습니다 (예: flamer site 사이트/ --serve 8080).",
+        raise typer.BadParameter(f"포트({cut(port)})는 --serve와 함께 적습니다 (예: flamer site 사이트/ --serve 8080).",
                                  param_hint="포트")
     if port is not None and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
-        raise typer.BadParameter(f"포트는 1~65535의 정수입니다 (지금: {port}).", param_hint="포트")
+        raise typer.BadParameter(f"포트는 1~65535의 정수입니다 (지금: {cut(port)}).", param_hint="포트")
     if pyodide is not None and not pyodide.strip():
         raise typer.BadParameter("빈 경로입니다. Pyodide 폴더나 .tgz 파일을 주세요.", param_hint="--pyodide")
     if no_engine and pyodide is not None:
@@ -1055,7 +1063,10 @@ def simulate(
     카드 데이터에도 파일에도 없는(미상) 수치 하나가 판정을 가르면, 갈림이 세 가지 이하일 때 값의 범위마다 답합니다
     (예: 개미의 HP가 3 이하면 …, 4 이상이면 …). 그 밖에는 어느 기물의 어느 수치를 적어야 하는지 알립니다.
 
-    종료 코드: 0 풀림(미해결 항목이 있어도), 1 잘못된 시나리오(파일 없음 포함), 2 명령어 사용 오류.
+    게임 기록은 기록 전체가 계산 한도 하나를 나눠 씁니다: 모든 라운드의 전투를 합쳐 5,000회차, 결과 8메가바이트. 넘으면 몇
+    라운드에서 무엇을 줄일지 알리고 멈춥니다(종료 코드 1).
+
+    종료 코드: 0 풀림(미해결 항목이 있어도), 1 잘못된 시나리오(파일 없음 포함, 계산 한도를 넘는 게임 기록), 2 명령어 사용 오류.
     """
     fmt = _usage_format(fmt, _FORMATS)
     as_of = _usage_date(as_of, "--as-of")
@@ -1126,10 +1137,11 @@ def scenario_new(
     try:
         text = template_text(kind)
     except UnknownKind as exc:
-        from .korean import josa
+        from .korean import josa, quoted
 
         why = "아직 틀이 없는 종류입니다" if exc.planned else "모르는 종류입니다"
-        raise typer.BadParameter(f"{josa(repr(kind), '은/는')} {why}. 다음 중 하나를 고르세요: {kinds_text(exc.available)}.",
+        shown = repr(kind) if len(kind) <= 40 else quoted(kind)  # a long word is cut, as every echo of input
+        raise typer.BadParameter(f"{josa(shown, '은/는')} {why}. 다음 중 하나를 고르세요: {kinds_text(exc.available)}.",
                                  param_hint="종류") from None
     sys.stdout.write(text)
 

@@ -8,10 +8,15 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+from .digits import fold
+
+# ASCII digits only (re.ASCII): what a person types is folded to them first (digits.fold), so no other digit
+# is read here and refused elsewhere
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 # a month and a day without the year: 9/24, 09-24, 9.24, 9월 24일 (the way search reads dates, 9월 24일 = 9-24)
-_MONTH_DAY = (re.compile(r"(\d{1,2})\s*[-/.]\s*(\d{1,2})\.?"), re.compile(r"(\d{1,2})\s*월\s*(\d{1,2})\s*일?"))
-_YEAR_MONTH_DAY = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일?")
+_MONTH_DAY = (re.compile(r"(\d{1,2})\s*[-/.]\s*(\d{1,2})\.?", re.ASCII),
+              re.compile(r"(\d{1,2})\s*월\s*(\d{1,2})\s*일?", re.ASCII))
+_YEAR_MONTH_DAY = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일?", re.ASCII)
 
 #: the forms accepted, for messages
 FORMS = "2026-09-24, 9/24, 09-24, 9월 24일"
@@ -40,10 +45,11 @@ def parse_date(value, default_year) -> str | None:
 
     Accepts YYYY-MM-DD, 'YYYY년 M월 D일', and a month and day without the year
     (9/24, 09-24, 9.24, 9월 24일); `default_year` (an int, or a function
-    returning one, called only when needed) supplies the missing year."""
+    returning one, called only when needed) supplies the missing year. Full-width
+    forms and other scripts' digits are read as ASCII (digits.fold: ９／２４ is 9/24)."""
     if not isinstance(value, str):
         return None
-    text = value.strip()
+    text = fold(value).strip()
     if is_date(text):
         return text
     m = _YEAR_MONTH_DAY.fullmatch(text)

@@ -116,7 +116,9 @@ class Problem:
         return f"Problem({self.file!r}, {self.line!r}, {self.key!r}, {self._message!r}, {self._fix!r})"
 
     def render(self) -> str:
-        where = self.file
+        from .korean import cut_path  # a 40,000-character path given is not said back whole
+
+        where = cut_path(self.file)
         if self.line:
             where += f" {self.line}행"
         key = f" [{self.key}]" if self.key else ""
@@ -153,6 +155,14 @@ class DataError(FlamerError):
         return (type(self), (self.problems,))
 
 
+class WorkLimit(DataError):
+    """A scenario inside the input limits whose resolution would pass a budget of work (a game record's
+    combat rounds or result size, engine/budget.py): stopped with a coded problem saying what to shorten,
+    never a partial answer. A DataError (exit 1, its problems) with a code of its own for --json."""
+
+    code = "work-limit"
+
+
 class FileError(DataError):
     """A file a command was given that cannot be read at all (missing, a folder): said as a person says it,
     what is wrong first and then the file — `파일을 찾을 수 없습니다: nofile.yaml` — not as a data problem.
@@ -168,8 +178,10 @@ class FileError(DataError):
     @property
     def message(self) -> str:  # type: ignore[override]
         if self._text is None:
+            from .korean import cut_path
+
             p = self.problems[0]
-            self._text = f"{p.message.rstrip('.')}: {p.file}" + (f"\n고치는 법: {p.fix}" if p.fix else "")
+            self._text = f"{p.message.rstrip('.')}: {cut_path(p.file)}" + (f"\n고치는 법: {p.fix}" if p.fix else "")
             self.args = (self._text,)
         return self._text
 
@@ -195,6 +207,12 @@ SAME_PLACES = 5
 SHOWN_FILES = 10
 
 
+def _cut_path(path: str) -> str:
+    from .korean import cut_path
+
+    return cut_path(path)
+
+
 def render_problems(problems) -> str:
     """The problem list for people, bounded: a problem said in the same words at many places (one
     typo in an id that many entries cite) is one line plus where else, with a count ("… 외 N건");
@@ -217,10 +235,10 @@ def render_problems(problems) -> str:
         if len(same) > 1:
             places, last_file = [], None
             for q in same[1:SAME_PLACES + 1]:
-                where = q.file if q.file != last_file else ""
+                where = _cut_path(q.file) if q.file != last_file else ""
                 if q.line:
                     where = f"{where} {q.line}행".strip()
-                places.append(where or q.file)
+                places.append(where or _cut_path(q.file))
                 last_file = q.file
             more = len(same) - 1 - len(places)
             tail = f" … 외 {more}건" if more > 0 else ""
@@ -228,7 +246,7 @@ def render_problems(problems) -> str:
     if hidden:
         files = list(hidden.items())
         for file, n in files[:SHOWN_FILES]:
-            lines.append(f"  {file}: … 외 {n}건")
+            lines.append(f"  {_cut_path(file)}: … 외 {n}건")
         if len(files) > SHOWN_FILES:
             rest = files[SHOWN_FILES:]
             lines.append(f"  그 밖의 파일 {len(rest)}개: … 외 {sum(n for _f, n in rest)}건")

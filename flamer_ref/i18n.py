@@ -85,30 +85,33 @@ def _hint(exc) -> str:
 
 
 def _value_message(message: str) -> str:
-    """A parameter type's complaint about a value (click's English) in Korean."""
+    """A parameter type's complaint about a value (click's English) in Korean; the value repeated is cut as
+    every echo of a person's input is (korean.cut: a 40,000-character value is not said back whole)."""
+    from .korean import cut
+
     m = re.fullmatch(r"'?(.*?)'? is not a valid (?:int|integer|int range)\.?", message, re.S)
     if m:
-        return f"정수를 적어야 합니다 (지금: {m.group(1)})."
+        return f"정수를 적어야 합니다 (지금: {cut(m.group(1))})."
     m = re.fullmatch(r"'?(.*?)'? is not a valid (?:float|float range)\.?", message, re.S)
     if m:
-        return f"수를 적어야 합니다 (지금: {m.group(1)})."
+        return f"수를 적어야 합니다 (지금: {cut(m.group(1))})."
     m = re.fullmatch(r"'?(.*?)'? is not a valid boolean\..*", message, re.S)
     if m:
-        return f"예/아니오(true/false, yes/no, 1/0) 가운데 하나를 적어야 합니다 (지금: {m.group(1)})."
+        return f"예/아니오(true/false, yes/no, 1/0) 가운데 하나를 적어야 합니다 (지금: {cut(m.group(1))})."
     m = re.fullmatch(r"(.+?) is not in the range (.+?)\.?", message, re.S)
     if m:
-        value = m.group(1)
+        value = cut(m.group(1))
         lead = _josa(value, "은/는")
         return f"{lead} 허용 범위({m.group(2)}) 밖입니다." if lead else f"허용 범위({m.group(2)}) 밖의 값입니다: {value}"
     m = re.fullmatch(r"'?(.*?)'? is not one of (.+?)\.?", message, re.S)
     if m:
-        return f"고를 수 있는 값은 {m.group(2)}입니다 (지금: {m.group(1)})."
+        return f"고를 수 있는 값은 {m.group(2)}입니다 (지금: {cut(m.group(1))})."
     m = re.fullmatch(r"'?(.*?)'? is not a valid (\w+)\.?", message, re.S)
     if m:
-        return f"올바른 값이 아닙니다: {m.group(1)}"
+        return f"올바른 값이 아닙니다: {cut(m.group(1))}"
     m = re.fullmatch(r"'?(.*?)'? does not match the formats? (.+?)\.?", message, re.S)
     if m:
-        return f"형식({m.group(2)})에 맞지 않습니다: {m.group(1)}"
+        return f"형식({m.group(2)})에 맞지 않습니다: {cut(m.group(1))}"
     m = re.fullmatch(r"Takes (\d+) values but (\d+) given\.?", message) or re.fullmatch(
         r"(\d+) values are required, but (\d+) given\.?", message)
     if m:
@@ -138,7 +141,9 @@ def usage_message(exc) -> str:
             out += " 고를 수 있는 값: " + ", ".join(str(getattr(c, "value", c)) for c in choices) + "."
         return out
     if isinstance(exc, cexc.NoSuchOption):
-        out = f"그런 옵션이 없습니다: {exc.option_name}"
+        from .korean import cut
+
+        out = f"그런 옵션이 없습니다: {cut(exc.option_name)}"
         if exc.possibilities:
             out += f". 혹시 {', '.join(sorted(exc.possibilities))}?"
         return out
@@ -149,22 +154,34 @@ def usage_message(exc) -> str:
     return translate(exc.format_message() if isinstance(exc, cexc.ClickException) else str(exc))
 
 
+def _cut(value: str) -> str:
+    from .korean import cut
+
+    return cut(value)
+
+
+def _cut_path(value: str) -> str:
+    from .korean import cut_path
+
+    return cut_path(value)
+
+
 #: (pattern, flags, Korean) per click message; compiled on first use (re caches them), not at import:
 #: a command that runs without an error never needs them
 _MESSAGES = [
     (r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)", re.S,
-     lambda m: f"쓰지 않는 인자가 더 있습니다: {m.group(1)} (값을 받지 않는 옵션 뒤에 값을 적었는지 확인하세요)"),
+     lambda m: f"쓰지 않는 인자가 더 있습니다: {_cut(m.group(1))} (값을 받지 않는 옵션 뒤에 값을 적었는지 확인하세요)"),
     (r"No such command '([^']+)'\.?(?: Did you mean (.+)\?)?", 0,
-     lambda m: f"그런 명령이 없습니다: {m.group(1)}" + (f". 혹시 {m.group(2).replace(chr(39), '')}?" if m.group(2) else "")),
+     lambda m: f"그런 명령이 없습니다: {_cut(m.group(1))}" + (f". 혹시 {m.group(2).replace(chr(39), '')}?" if m.group(2) else "")),
     (r"Option '([^']+)' requires an argument\.?", 0, lambda m: f"옵션 {m.group(1)}에는 값이 필요합니다."),
     (r"Option '([^']+)' requires (\d+) arguments\.?", 0,
      lambda m: f"옵션 {m.group(1)}에는 값이 {m.group(2)}개 필요합니다."),
     (r"Option '([^']+)' does not take a value\.?", 0, lambda m: f"옵션 {m.group(1)}에는 값을 붙일 수 없습니다."),
     (r"Argument '([^']+)' takes (\d+) values\.?", 0, lambda m: f"인자 {m.group(1)}에는 값이 {m.group(2)}개 필요합니다."),
     (r"No such option: (\S+)(?: Did you mean (\S+)\?)?", 0,
-     lambda m: f"그런 옵션이 없습니다: {m.group(1)}" + (f". 혹시 {m.group(2)}?" if m.group(2) else "")),
+     lambda m: f"그런 옵션이 없습니다: {_cut(m.group(1))}" + (f". 혹시 {m.group(2)}?" if m.group(2) else "")),
     (r"Missing command\.?", 0, lambda m: "명령이 빠졌습니다."),
-    (r"Could not open file '?(.+?)'?: (.+)", 0, lambda m: f"파일을 열 수 없습니다: {m.group(1)} ({m.group(2)})"),
+    (r"Could not open file '?(.+?)'?: (.+)", 0, lambda m: f"파일을 열 수 없습니다: {_cut_path(m.group(1))} ({m.group(2)})"),
     (r"Invalid value for '?([^':]+)'?(?: / '[^']+')*: (.+)", re.S,
      lambda m: f"{m.group(1)}: {_value_message(m.group(2))}"),
     (r"Invalid value: (.+)", re.S, lambda m: _value_message(m.group(1))),

@@ -344,6 +344,10 @@ def josa(word: str, pair: str) -> str:
         if pair == "으로/로" and final == 8:  # ㄹ takes 로
             return word + without
         return word + (with_final if final else without)
+    if last and not last.isascii() and last not in _DIGIT_FINAL:  # ６ ⁶ ① ٦ are read as the digit they stand for
+        from .digits import fold
+
+        last = unicodedata.normalize("NFKC", fold(last))[-1:] or last
     if last in _DIGIT_FINAL:  # a number is read in Korean: 1 일, 3 삼, 6 육 ...
         final = _DIGIT_FINAL[last]
         if pair == "으로/로" and final == "ㄹ":
@@ -357,6 +361,28 @@ def josa(word: str, pair: str) -> str:
 
 #: the most characters of a person's input an error message repeats: a longer input is shown as its prefix + '…'
 ECHO_MAX = 40
+
+
+#: a path an error message repeats is cut in the middle past this many characters (its start and its file name
+#: stay; no real path is this long: a file name has 255 bytes at most)
+PATH_ECHO_MAX = 160
+
+
+def cut(value, limit: int = ECHO_MAX) -> str:
+    """`value` as an error message repeats it without quotes: its first `limit` characters and '…' when longer
+    (the same cut as `quoted`)."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def cut_path(value, limit: int = PATH_ECHO_MAX) -> str:
+    """A path as an error message repeats it: whole up to `limit` characters, else its start, '…' and its
+    last characters (where the file name is)."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    tail = limit // 3
+    return text[: limit - tail - 1] + "…" + text[-tail:]
 
 
 def quoted(value, pair: str | None = None, limit: int = ECHO_MAX) -> str:

@@ -101,10 +101,12 @@ def _number_candidates(corpus: Corpus, typed: str, n: int = 5) -> list[tuple[str
 
 def resolve_rule(corpus: Corpus, query: str) -> str:
     """The id `flamer rule` shows for what was typed: an id, a rule number (6.26, 1.10.1, 해석 6.14-1) or
-    a ruling's date (2026-09-24, when one ruling has that date). Raises NotFound / Ambiguous."""
+    a ruling's date (2026-09-24, when one ruling has that date). Raises NotFound / Ambiguous. What a Korean
+    IME types in full-width mode, and other scripts' digits, read as ASCII (digits.fold: ６.２６ is 6.26)."""
+    from .digits import fold
     from .numbering import find_number, looks_like_number
 
-    q = query.strip()
+    q = fold(query).strip()
     if q in corpus.clauses or q in corpus.interpretations or q in corpus.rulings:
         return q
     if looks_like_number(q):

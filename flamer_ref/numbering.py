@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .digits import fold
 from .errors import DataError, Problem
 from .korean import josa
 
@@ -82,8 +83,8 @@ def numbers(corpus) -> dict[str, str]:
 
 def find_number(corpus, text: str) -> str | None:
     """The clause or interpretation id a typed number names (6.26, 해석 6.14-1, 해석6.14-1), or None
-    when the text is not a number of this data."""
-    t = "".join(str(text).split())
+    when the text is not a number of this data. Full-width and other digits read as ASCII (６.２６ is 6.26)."""
+    t = "".join(fold(str(text)).split())
     if t.startswith("해석"):
         t = t[2:]
     t = t.rstrip(".")  # 6.26. as a sentence ends
@@ -93,7 +94,7 @@ def find_number(corpus, text: str) -> str | None:
 
 
 def looks_like_number(text: str) -> bool:
-    t = "".join(str(text).split())
+    t = "".join(fold(str(text)).split())
     t = t[2:] if t.startswith("해석") else t
     return bool(NUMBER_RE.fullmatch(t.rstrip(".")))
 

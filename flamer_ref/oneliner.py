@@ -29,8 +29,9 @@ import re
 from dataclasses import dataclass, field
 
 from .engine.types import STAT_MIN, stat_in_range
+from .digits import fold
 from .errors import Ambiguous, BadInput, NotFound
-from .korean import josa
+from .korean import cut, josa, quoted
 
 
 def _rule_no(cid: str) -> str:
@@ -44,9 +45,12 @@ DEFAULT_CELL = "1,1"
 #: Fallback side codes when the cards do not tell the two factions apart.
 FALLBACK_SIDES = ("A", "B")
 
-_SEP = re.compile(r"\s+(?:vs\.?|VS\.?|Vs\.?|대)\s+|\s*(?<![A-Za-z])vs\.?(?![A-Za-z])\s*", re.IGNORECASE)
+#: the side separator: ` vs `, ` 대 `, or a `vs` no letter touches. Linear time: a match may start only where a
+#: run of whitespace starts (`(?<!\s)`) — where the leftmost match starts anyway — so a long run that is not
+#: followed by `vs` is scanned once, not once from each of its positions (40,000 spaces: 114 s → 0.01 s).
+_SEP = re.compile(r"(?<!\s)\s+(?:vs\.?|VS\.?|Vs\.?|대)\s+|(?<!\s)\s*(?<![A-Za-z])vs\.?(?![A-Za-z])\s*", re.IGNORECASE)
 _COUNT = re.compile(r"^(?:[x×X*]\s*(\d+)|(\d+)\s*기)$")
-_STAT = re.compile(r"^(lv|level|레벨|hp|체력|atk|공격력|공격|cost|비용|코스트)\s*[:=]?\s*(-?\d+)$", re.IGNORECASE)
+_STAT = re.compile(r"^(lv|level|레벨|hp|체력|atk|공격력|공격|cost|비용|코스트)\s*(?:[:=]\s*)?(-?\d+)$", re.IGNORECASE)
 _STAT_KEYS = {"lv": "lv", "level": "lv", "레벨": "lv", "hp": "hp", "체력": "hp", "atk": "atk", "공격력": "atk",
               "공격": "atk", "cost": "cost", "비용": "cost", "코스트": "cost"}
 _STATES = {"정착": "settled", "뒷면": "settled", "settled": "settled",
@@ -100,8 +104,9 @@ def stat_rule(stat: str) -> str:
 
 
 def _q(word, pair: str) -> str:
-    """'word' quoted with the particle its last syllable takes: '개미'가, '수문장'이."""
-    return josa(f"'{word}'", pair)
+    """'word' quoted with the particle its last syllable takes: '개미'가, '수문장'이; a long word cut as every
+    error repeats a person's input (korean.quoted: its first ECHO_MAX characters and '…')."""
+    return quoted(word, pair)
 
 
 # ------------------------------------------------------------------ pieces ----
@@ -126,7 +131,7 @@ def _modifier(tok: str, p: _PieceText) -> bool:
     low = t.lower()
     if low in _STATES:
         if p.state is not None and p.state != _STATES[low]:
-            raise BadInput(f"'{p.text}': 정착과 기동을 함께 적었습니다. 하나만 적으세요.")
+            raise BadInput(f"{quoted(p.text)}: 정착과 기동을 함께 적었습니다. 하나만 적으세요.")
         p.state = _STATES[low]
         return True
     if low in _STRUCTURE:
@@ -136,7 +141,7 @@ def _modifier(tok: str, p: _PieceText) -> bool:
     if m:
         key, value = _STAT_KEYS[m.group(1).lower()], int(m.group(2))
         if not stat_in_range(key, value):  # the one rule of scenario files (engine.types.STAT_MIN)
-            raise BadInput(f"'{p.text}': {josa(f'{STAT_NAMES[key]} {value}', '은/는')} 쓸 수 없습니다 "
+            raise BadInput(f"{quoted(p.text)}: {josa(f'{STAT_NAMES[key]} {value}', '은/는')} 쓸 수 없습니다 "
                            f"({stat_rule(key)}).")
         p.stats[key] = value
         return True
@@ -170,7 +175,7 @@ def _split_piece(text: str) -> _PieceText:
     p = _PieceText(name="", text=raw)
     # counts glued to the name or the parentheses: 수문장x2, 수문장×2, 수문장*2, 개미(lv1)x2
     if re.search(r"(?:(?<=[^\sA-Za-z])|\s)[x×X*]\s*[-−]\s*\d+\s*$", raw):
-        raise BadInput(f"'{raw}': 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, {_rule_no('move.limit')}).")
+        raise BadInput(f"{quoted(raw)}: 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, {_rule_no('move.limit')}).")
     m = re.search(r"(?:(?<=[^\sA-Za-z])|\s)([x×X*])\s*(\d+)\s*$", raw)
     if m:
         p.count = int(m.group(2))
@@ -180,7 +185,7 @@ def _split_piece(text: str) -> _PieceText:
         mods += _join_stat_words(re.split(r"[\s,，/·]+", group.strip()))
     rest = re.sub(r"[(（][^)）]*[)）]", " ", raw)
     if re.search(r"[()（）]", rest):
-        raise BadInput(f"'{text.strip()}': 괄호가 맞지 않습니다. 예: 개미(lv1 hp2 atk1)")
+        raise BadInput(f"{quoted(text.strip())}: 괄호가 맞지 않습니다. 예: 개미(lv1 hp2 atk1)")
     words = _join_stat_words(rest.split())
     # a count written before the name: 2기 수문장, 두 수문장
     while len(words) > 1 and _modifier_probe(words[0]) == "count":
@@ -190,14 +195,14 @@ def _split_piece(text: str) -> _PieceText:
         mods.insert(0, words.pop())
     for tok in mods:
         if not _modifier(tok, p):
-            raise BadInput(f"'{text.strip()}': {_q(tok, '을/를')} 모릅니다. "
+            raise BadInput(f"{quoted(text.strip())}: {_q(tok, '을/를')} 모릅니다. "
                            "쓸 수 있는 말: 정착, 기동, 구조물, lv5, hp3, atk2, cost4 (레벨5, 체력3, 공격2, 비용4), "
                            "개수 x2·2기·둘")
     p.name = " ".join(words)
     if not p.name:
-        raise BadInput(f"'{text.strip()}': 기물 이름이 없습니다.")
+        raise BadInput(f"{quoted(text.strip())}: 기물 이름이 없습니다.")
     if not 1 <= p.count <= MAX_COUNT:
-        raise BadInput(f"'{text.strip()}': 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, {_rule_no('move.limit')}).")
+        raise BadInput(f"{quoted(text.strip())}: 개수는 1~{MAX_COUNT}만 됩니다 (한 셀에 한 진영은 3기까지, {_rule_no('move.limit')}).")
     return p
 
 
@@ -261,11 +266,11 @@ def _resolve_card(corpus, typed: str, where: str, notices: list[dict], pieces_on
     try:
         card, corrected = resolve_name(typed, names, "카드")
     except Ambiguous as exc:
-        raise Ambiguous(f"{where}: '{typed}'에 맞는 카드가 여럿입니다. 하나를 골라 다시 입력하세요.",
+        raise Ambiguous(f"{where}: {quoted(typed)}에 맞는 카드가 여럿입니다. 하나를 골라 다시 입력하세요.",
                         exc.candidates) from None
     except NotFound as exc:
         raise NotFound(f"{where}: 카드 데이터베이스에 {_q(typed, '이/가')} 없습니다. 데이터베이스에 없는 기물이면 "
-                       f"'{typed}(lv2 hp2 atk1)'처럼 Lv, HP, ATK를 함께 적으세요.", exc.candidates) from None
+                       f"'{cut(typed)}(lv2 hp2 atk1)'처럼 Lv, HP, ATK를 함께 적으세요.", exc.candidates) from None
     if corrected:
         notices.append({"typed": typed, "card": card, "where": where})
     return card
@@ -340,15 +345,18 @@ def parse_declaration(corpus, text: str, sides: tuple[str, str], doc_pieces: lis
     """`수비자 재부팅 행성굴착기` → {side: …, card: 재부팅, target: <id>}."""
     words = text.split()
     if len(words) < 2:
-        raise BadInput(f"{where} '{text}': '누가 카드 [대상] [비용 기물] [셀 x,y]' 순서로 적으세요. "
+        raise BadInput(f"{where} {quoted(text)}: '누가 카드 [대상] [비용 기물] [셀 x,y]' 순서로 적으세요. "
                        "예: 수비자 재부팅 행성굴착기")
     side = _side_of(words[0], sides)
     if side is None:
-        raise BadInput(f"{where} '{text}': 첫 말 {_q(words[0], '은/는')} 공격자·수비자 또는 진영 코드({sides[0]}, {sides[1]})여야 합니다.")
+        raise BadInput(f"{where} {quoted(text)}: 첫 말 {_q(words[0], '은/는')} 공격자·수비자 또는 진영 코드({sides[0]}, {sides[1]})여야 합니다.")
     rest = words[1:]
-    # the longest run of words that is a card name exactly (card names may hold spaces: 피 땀 눈물)
+    # the longest run of words that is a card name exactly (card names may hold spaces: 피 땀 눈물). A run of k
+    # words squashes to at least k characters, so no run longer than the longest squashed name can be one
+    # (20,000 words tried every run, each a join of up to 40,000 characters)
     card = None
-    for k in range(len(rest), 0, -1):
+    longest = max(len(_squash(a)) for a in _card_names(corpus))
+    for k in range(min(len(rest), longest), 0, -1):
         card = _exact_card(corpus, " ".join(rest[:k]))
         if card:
             rest = rest[k:]
@@ -375,7 +383,7 @@ def parse_declaration(corpus, text: str, sides: tuple[str, str], doc_pieces: lis
             item["target"] = _piece_ref(corpus, w, doc_pieces, where, notices)
             i += 1
         else:
-            raise BadInput(f"{where} '{text}': {_q(w, '을/를')} 어떻게 읽을지 모릅니다 (대상은 하나만 적을 수 있습니다).")
+            raise BadInput(f"{where} {quoted(text)}: {_q(w, '을/를')} 어떻게 읽을지 모릅니다 (대상은 하나만 적을 수 있습니다).")
     if "cost" in item and len(item["cost"]) == 1:
         item["cost"] = item["cost"][0]
     item.setdefault("cell", cell)
@@ -394,9 +402,15 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
             from .terminal import clean
 
             raise BadInput(f"{what}: {bad + 1}번째 글자에 제어 문자({clean(text[bad])})가 있습니다. 지우고 다시 적으세요.")
-    if not re.fullmatch(r"\s*-?\d+\s*,\s*-?\d+\s*", cell or ""):
-        raise BadInput(f"--cell {_q(cell, '은/는')} 셀 이름이 아닙니다. 'x,y'처럼 적으세요 (예: 2,4).")
-    cell = cell.replace(" ", "")
+    # what a Korean IME types in full-width mode, and other scripts' digits, read as ASCII (digits.fold):
+    # 수문장（ｈｐ２）, --cell ２，４, 셀 ２,４ in a declaration are what they say
+    line = fold(line)
+    responses = [fold(t) for t in responses or ()]
+    battles = [fold(t) for t in battles or ()]
+    typed_cell, cell = cell, fold(cell or "")
+    if not re.fullmatch(r"\s*-?[0-9]+\s*,\s*-?[0-9]+\s*", cell):
+        raise BadInput(f"--cell {_q(typed_cell, '은/는')} 셀 이름이 아닙니다. 'x,y'처럼 적으세요 (예: 2,4).")
+    cell = "".join(cell.split())
     left, right = split_sides(line)
     (acode, ltext), (dcode, rtext) = _side_prefix(left), _side_prefix(right)
     groups = []
@@ -511,7 +525,10 @@ def _player_pieces(fight: Fight, stat: str) -> set:
     return {pid for r in fight.player if r["stat"] == stat for pid in r["pieces"]}
 
 
-_STAT_SPEC = re.compile(r"^(?P<name>.+?)\s+(?P<word>lv|level|레벨|hp|체력|atk|공격력|공격|cost|비용|코스트)\s*[:=]?\s*"
+#: `NAME STAT VALUE`. Linear time: the name ends with a non-space (the shortest name the old `.+?` found always
+#: did), so its lazy growth tries the run of spaces after it once, not from each of the run's positions; and
+#: one `\s*` before an optional `:`/`=` (two `\s*` around an optional sign split a run every possible way).
+_STAT_SPEC = re.compile(r"^(?P<name>.*?\S)\s+(?P<word>lv|level|레벨|hp|체력|atk|공격력|공격|cost|비용|코스트)\s*(?:[:=]\s*)?"
                         r"(?P<value>[-−]?\d+)$", re.IGNORECASE | re.DOTALL)
 
 
@@ -519,12 +536,12 @@ def parse_stat(text: str, where: str) -> tuple[str, str, int]:
     """`개미 hp 2` (or 개미 체력 2, 개미 hp2, 32대 라루나피 레벨 3) → ("개미", "hp", 2)."""
     m = _STAT_SPEC.match(text.strip())
     if not m or not m.group("name").strip():
-        raise BadInput(f"{where} '{text.strip()}': '카드이름 스탯 값'으로 적으세요. 스탯은 lv, hp, atk, cost "
+        raise BadInput(f"{where} {quoted(text.strip())}: '카드이름 스탯 값'으로 적으세요. 스탯은 lv, hp, atk, cost "
                        "(레벨, 체력, 공격, 비용). 예: --stat \"개미 hp 2\"")
     stat = _STAT_KEYS[m.group("word").lower()]
     value = int(m.group("value").replace("−", "-"))
     if not stat_in_range(stat, value):  # the one rule of the line, the prompt and scenario files
-        raise BadInput(f"{where} '{text.strip()}': {josa(f'{STAT_NAMES[stat]} {value}', '은/는')} 쓸 수 없습니다 "
+        raise BadInput(f"{where} {quoted(text.strip())}: {josa(f'{STAT_NAMES[stat]} {value}', '은/는')} 쓸 수 없습니다 "
                        f"({stat_rule(stat)}).")
     return " ".join(m.group("name").split()), stat, value
 
@@ -545,6 +562,7 @@ def apply_stats(corpus, fight: Fight, specs: list[str] | None) -> None:
             from .terminal import clean
 
             raise BadInput(f"{where}: {bad + 1}번째 글자에 제어 문자({clean(text[bad])})가 있습니다. 지우고 다시 적으세요.")
+        text = fold(text)  # 개미 hp ２ is 개미 hp 2 (digits.fold)
         name, stat, value = parse_stat(text, where)
         pieces = _doc_pieces(fight)
         adhoc = [p for p in pieces if not p.get("card") and _squash(p.get("name", "")) == _squash(name)]

@@ -578,6 +578,16 @@ def round_branches(scn, corpus, as_of: str | None) -> dict:
 
 #: the most orders --all-branches replays a whole game for (each replay is the whole record)
 MAX_GAME_ORDERS = 24
+#: the result JSON (compact, UTF-8) the replays of a game's --all-branches may make together, the file's own run
+#: included: one record may make up to engine/budget.MAX_GAME_RESULT_BYTES, so a record near that size is replayed
+#: once or twice, not 24 times (the rest of the orders are not run: note ``capped``)
+MAX_GAME_BRANCH_BYTES = 16_000_000
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+
+
+def _json_size(res: dict) -> int:
+    return len(_COMPACT.encode(res).encode("utf-8"))
 
 
 def _game_outcome(res: dict) -> dict:
@@ -593,8 +603,9 @@ def game_branches(scn, corpus, as_of: str | None) -> dict:
     """--all-branches for kind game: the first round whose 전투턴 fought two or more cells in an order
     the file left open (no `combat_order` in that round); each order of those cells replays the whole
     record (the other rounds as written) → the distinct outcomes of the game. At most
-    MAX_GAME_ORDERS orders are replayed (note ``capped``); a record with no such round has one
-    result (note ``game-no-choice``)."""
+    MAX_GAME_ORDERS orders are replayed, and no replay starts that would take the results made (the
+    file's own run included) past MAX_GAME_BRANCH_BYTES (note ``capped``); a record with no such round
+    has one result (note ``game-no-choice``)."""
     from dataclasses import replace
     from itertools import islice, permutations
     from math import factorial
@@ -615,20 +626,28 @@ def game_branches(scn, corpus, as_of: str | None) -> dict:
     total = factorial(len(cells))
     orders = list(islice(permutations(cells), MAX_GAME_ORDERS))
     groups: list[dict] = []
+    made = last = _json_size(base)  # what each replay makes, as far as the runs so far tell
+    del base
+    tried = 0
     with gc_paused():
         for order in orders:
+            if tried and made + last > MAX_GAME_BRANCH_BYTES:
+                break  # the next replay would pass the budget: the rest are not run
             rounds = tuple(replace(r, combat_order=tuple(order)) if i == k - 1 else r for i, r in enumerate(scn.rounds))
             try:
                 res, err = result_json(replace(scn, rounds=rounds), corpus, as_of), None
+                last = _json_size(res)
             except (DataError, Forbidden) as exc:
                 res, err = None, exc.message
+            made += last
+            tried += 1
             key = json.dumps(_game_outcome(res), sort_keys=True, ensure_ascii=False) if res else f"error:{err}"
             _add_branch(groups, key, order, res, err, res["as_of"] if res else as_of)
     for g in groups:
         g.pop("_key")
-    out = {"kind": "branches", "file": scn.file, "fixed_by_file": False, "orders_tried": len(orders),
+    out = {"kind": "branches", "file": scn.file, "fixed_by_file": False, "orders_tried": tried,
            "distinct": len(groups), "branches": groups, "combat_cells": cells, "round": k}
-    if len(orders) < total:
+    if tried < total:
         out["note"], out["orders_total"] = "capped", total
     return out
 
@@ -668,13 +687,34 @@ def _verdict_key(res: dict) -> str:
     return json.dumps(o, sort_keys=True, ensure_ascii=False)
 
 
+def _verdict_view(res) -> dict:
+    """What _verdict_key reads of a result (its outcome and its gaps), made without the events — most of a
+    big result's JSON and of the time to_json takes."""
+    from .engine.result import _thaw
+
+    if res.kind == "combat":
+        return {"kind": "combat", "cells": {c.cell: c.to_json() for c in res.cells},
+                "prisoners": {s: list(v) for s, v in res.prisoners.items()}, "fragments": list(res.fragments),
+                "removed": list(res.removed), "positions": dict(res.positions),
+                "unresolved": [_thaw(u) for u in res.unresolved]}
+    if res.kind in ("round", "game"):
+        keys = ("ended", "final", "unresolved") + (("first_illegal",) if res.kind == "game" else ())
+        return {"kind": res.kind, **{k: _thaw(getattr(res, k)) for k in keys}}
+    return res.to_json()
+
+
 def by_value(scn, corpus, file: str, as_of: str | None, exc: DataError) -> dict | None:
     """A verdict that stopped on one unknown stat (`exc`: its stat-unknown problems), answered per range
     of that stat's values: the scenario resolved again with the stat standing for its least value, then
     for the next value past the range every decision of that run holds for (engine/probe.py), until a
     range is unbounded. Neighbouring ranges with the same verdict are one. None when this cannot be said:
     more than one unknown is needed, the run does what a probe cannot follow, another error stops a
-    range, or it takes more than BY_VALUE_RUNS resolutions or gives more than BY_VALUE_RANGES verdicts."""
+    range, or it takes more than BY_VALUE_RUNS resolutions or gives more than BY_VALUE_RANGES verdicts.
+
+    No run is wasted (issue 25): the verdicts only grow, so the run that gives one more than
+    BY_VALUE_RANGES ends it at once (a 1,000-cell scenario whose every value is another verdict was
+    resolved eight times before its stat was named, now four); and a run is worded (render.word_result)
+    only when its range is shown and the answer is given — a verdict reads no message."""
     from .engine.combat import STAT_KO
     from .engine.probe import PROBE, Probe, Untracked, unknown_key
     from .engine.types import STAT_MIN
@@ -696,19 +736,21 @@ def by_value(scn, corpus, file: str, as_of: str | None, exc: DataError) -> dict 
         finally:
             PROBE.reset(token)
         lo, hi = x, probe.hi
-        shown = word_result(_plain(res.to_json()))
-        k = _verdict_key(shown)
+        k = _verdict_key(_plain(_verdict_view(res)))  # the outcome, gaps by reason: no events, no words
         if ranges and ranges[-1]["_key"] == k:
             ranges[-1]["to"] = hi
         else:
-            ranges.append({"_key": k, "from": lo, "to": hi, "value": x, "result": shown})
+            ranges.append({"_key": k, "from": lo, "to": hi, "value": x, "result": res})
+            if len(ranges) > BY_VALUE_RANGES:
+                return None  # more verdicts than a reader takes: later runs can only add to them
+        del res
         if hi is None:
             break
         x = hi + 1
     else:
         return None
-    if len(ranges) > BY_VALUE_RANGES:
-        return None
+    for r in ranges:  # the results shown: their JSON and words, once the answer is sure
+        r["result"] = word_result(_plain(r["result"].to_json()))
     return {"kind": "by-value", "file": file, "as_of": ranges[0]["result"].get("as_of"),
             "depends_on": {"piece": first["piece"], "card": first.get("card"), "label": first["label"], "stat": stat,
                            "stat_name": STAT_KO[stat], "least": STAT_MIN[stat], "why": first.get("why")},

@@ -82,7 +82,10 @@ def example_scenario(corpus, example_id: str) -> dict:
                           "예시입니다. 시나리오가 있는 예시는 flamer examples로 봅니다.")
     scenarios = scn if isinstance(scn, list) else [scn]
     if num:
-        if not num.isdigit() or not 1 <= int(num) <= len(scenarios):
+        from .digits import fold
+
+        num = fold(num).strip()  # #２ is #2; a digit that is no decimal digit (#²) is no number
+        if not (num.isascii() and num.isdigit()) or not 1 <= int(num) <= len(scenarios):
             if len(scenarios) == 1:
                 raise FlamerError(f"예시 '{base}'의 시나리오는 하나뿐입니다 — 번호 없이 '{base}'로 적으세요.")
             raise FlamerError(f"예시 '{base}'의 시나리오는 {len(scenarios)}개입니다 — "

@@ -1065,8 +1065,11 @@ def _search(index: dict, query: str, *, kind: str | None, limit: int, as_of: str
     words and say which are question words; match each word against the vocabulary (and the thesaurus,
     the players' questions); credit words that make one word of the rules together; weigh each word by
     its rarity; score every entry (words and likeness); steer by the kinds and intents the query shows;
-    rank (an entry named by the query first); report the leading entries."""
-    q, only = _read_number(query, index)
+    rank (an entry named by the query first); report the leading entries. Full-width forms and other
+    scripts' digits are read as ASCII first (digits.fold: ６.２６ and ９월 ２４일 as typed in ASCII)."""
+    from .digits import fold
+
+    q, only = _read_number(fold(query), index)
     tokens = _split_run_together(_query_words(q, index["_raw_set"]), index)
     tokens = [t for i, t in enumerate(tokens) if not i or t != tokens[i - 1]]  # 따로따로, 계속 계속: once
     exact = {eid: i for i, eid in enumerate(index["ids"])}

@@ -135,8 +135,9 @@ def _tie_cites(level: int) -> list[str]:
 
 class Engine:
     def __init__(self, scn: Scenario, corpus, as_of: str, effects: dict, combat_order=None,
-                 overrides: dict[str, bool] | None = None):
+                 overrides: dict[str, bool] | None = None, budget=None):
         self.scn = scn
+        self.budget = budget  # a game record's shared budget (engine/budget.py), or None
         self.overrides = dict(overrides or {})
         self.corpus = corpus
         self.as_of = as_of
@@ -1208,8 +1209,11 @@ class Engine:
         projected = None
         cap = max(1, min(MAX_ROUNDS, MAX_TOTAL_ROUNDS - self.rounds_used))  # this cell's limit
         total = {"total": MAX_TOTAL_ROUNDS} if cap < MAX_ROUNDS else {}  # the scenario's budget set it
+        spend = self.budget.combat_round if self.budget is not None else None
         while True:
             rnd += 1
+            if spend is not None:  # a game record: every round of every combat counts (engine/budget.py)
+                spend(cell)
             before = self._round_shape(cell)
             ch4 = self.volley(cell, self.attacker, 4, rnd)
             ch5 = self.volley(cell, self.defender, 5, rnd)
@@ -1581,7 +1585,7 @@ def default_as_of(corpus) -> str:
 
 def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | None = None,
              combat_order: Iterable[str] | None = None, overrides: dict[str, bool] | None = None,
-             work: list | None = None) -> CombatResult:
+             work: list | None = None, budget=None) -> CombatResult:
     """Resolve a combat scenario. Raises DataError when the scenario is invalid
     (also for checks made at declaration time or a stat needed but unknown).
 
@@ -1590,7 +1594,9 @@ def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | No
     overrides: {ruling id: in force?} — forces single rulings on or off (used by --compare
     to tell which ruling makes a difference).
     work: a list to which the number of events recorded is appended, also when the scenario is
-    refused midway (what --all-branches counts against its budget)."""
+    refused midway (what --all-branches counts against its budget).
+    budget: a game record's shared budget (engine/budget.GameBudget): each round of steps 4–6 is
+    spent from it, and past it the resolution stops with its WorkLimit."""
     if effects is None:
         effects = fx.effects_of(corpus)  # read by the data layer, checked once per corpus
     when = as_of or scn.as_of or default_as_of(corpus)
@@ -1600,7 +1606,7 @@ def simulate(scn: Scenario, corpus, as_of: str | None = None, effects: dict | No
     gc.disable()
     engine = None
     try:
-        engine = Engine(scn, corpus, when, effects, combat_order, overrides)
+        engine = Engine(scn, corpus, when, effects, combat_order, overrides, budget)
         return engine.run()
     except _Need as need:
         problems, seen = [], set()

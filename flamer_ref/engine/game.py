@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Mapping
 
 from ..errors import DataError, Problem
+from .budget import GameBudget
 from .model import RoundScenario, frozen_map
 from .result import GameResult
 from .round import TURNS, _Round, parse_round, play_turns, round_json
@@ -194,7 +195,7 @@ def parse_game(doc: dict, file: str, corpus) -> GameScenario:
                 rdoc[key] = doc[key]
                 rdoc.key_lines[key] = getattr(doc, "key_lines", {}).get(key)
         try:
-            rscn = parse_round(rdoc, file, corpus, known_ids=known)
+            rscn = parse_round(rdoc, file, corpus, known_ids=known, board=start.board)
         except DataError as exc:
             problems += _prefixed(exc, where)
             continue
@@ -308,9 +309,13 @@ def _refusals(entry: dict) -> list[dict]:
 
 
 def run_game(scn: GameScenario, corpus, as_of: str | None = None) -> GameResult:
+    """Replay the record. One GameBudget (engine/budget.py) covers the whole record: the combat rounds of
+    every round's combat and the size of every round entry kept; past either, a WorkLimit stops it."""
     as_of = as_of or scn.as_of or corpus.latest_date()
     first = scn.rounds[0]
     r = _Round(first, corpus, as_of)
+    r.budget = budget = GameBudget(scn.file)
+    board_cells = len(first.board.cells)
     for s, ids in scn.prisoners.items():
         r.prisoners.setdefault(s, []).extend(ids)
     start_vp = {s: first.vp.get(s, 0) for s in r.sides}
@@ -322,6 +327,7 @@ def run_game(scn: GameScenario, corpus, as_of: str | None = None) -> GameResult:
     first_illegal = None
     pieces: dict[str, Any] = {}
     for k, rscn in enumerate(scn.rounds, 1):
+        budget.round = k
         if k > 1:
             r.begin(rscn)
         vp_before, dor_before = dict(r.vp), dict(r.dor)
@@ -338,8 +344,13 @@ def run_game(scn: GameScenario, corpus, as_of: str | None = None) -> GameResult:
                  "unresolved": out["unresolved"], "assumed": out["assumed"], "summary": _summary(out, pris_before)}
         rounds.append(entry)
         events.append({"type": "round", "round": k, "player": out["player"], "rule": "round.turns"})
-        events += [{**ev, "round": k} for ev in out["events"]]
-        unresolved += [{**u, "round": k} for u in out["unresolved"]]
+        more_events = [{**ev, "round": k} for ev in out["events"]]
+        more_gaps = [{**u, "round": k} for u in out["unresolved"]]
+        # what this round adds to the result (its entry, the game's lists' copies of its events and gaps,
+        # the final state the game repeats): past the record's size budget the replay stops here
+        budget.keep(entry, more_events, more_gaps, board_cells=board_cells, pieces=len(r.on_board))
+        events += more_events
+        unresolved += more_gaps
         if first_illegal is None:
             ref = next(iter(_refusals(entry)), None)
             if ref is not None:

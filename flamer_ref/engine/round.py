@@ -76,9 +76,11 @@ def _side_ints(doc, key: str, sink, sides: list[str]) -> dict:
 
 
 
-def parse_round(doc: dict, file: str, corpus, known_ids=()) -> RoundScenario:
+def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> RoundScenario:
     """`known_ids`: ids of pieces that exist beyond the file's `cells` (a game's later rounds: pieces
-    produced in earlier rounds), which the moves, declarations and productions may name."""
+    produced in earlier rounds), which the moves, declarations and productions may name. `board`: the
+    board `doc`'s `board` was already read into (a game's round entries share the start's: a 100×100
+    board is not built again for each of 500 entries)."""
     from .turns import _board, _cells_on_board, _sides, parse_actions, parse_homes, parse_move_block, parse_slots
 
     sink = ScenarioSink(file)
@@ -94,7 +96,7 @@ def parse_round(doc: dict, file: str, corpus, known_ids=()) -> RoundScenario:
             if isinstance(side, str) and side not in side_order:
                 side_order.append(side)
     sides = _sides(doc, sink, side_order, "player")
-    board, assumed = _board(doc, sink, corpus)
+    board, assumed = (board, []) if board is not None else _board(doc, sink, corpus)
     outside = _cells_on_board(doc, sink, board) if board is not None else []
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
@@ -248,6 +250,9 @@ class _Round:
         #: per side, piece cards whose kind limit is used up (field.kind-exhausted): each leaves the field
         #: when its last piece leaves the board (the count of that kind's pieces on the board)
         self.exhausted: dict[str, list[str]] = {s: [] for s in self.sides}
+        #: a game record's shared budget (engine/budget.py), spent by every combat of its rounds; None for a
+        #: round alone (its one combat has the combat's own budget)
+        self.budget = None
 
     def begin(self, scn: RoundScenario) -> "_Round":
         """The next round of a game (engine/game.py) on the state this one left: the board, the
@@ -545,7 +550,7 @@ class _Round:
                             exhausted={s: tuple(c) for s, c in self.exhausted.items() if c} or None)
             try:
                 check_response_order(cscn.response, self.player, self.opponent, scn.file, self.corpus)
-                res = simulate(cscn, self.corpus, as_of=self.as_of).to_json()
+                res = simulate(cscn, self.corpus, as_of=self.as_of, budget=self.budget).to_json()
                 self.combat_scenario = cscn  # what the 전투턴 fought (runner.round_branches reads it)
                 break
             except Forbidden as exc:

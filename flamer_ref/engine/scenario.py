@@ -549,8 +549,9 @@ def parse_as_of(doc: dict, sink: _Sink) -> str | None:
     if as_of is None:
         return None
     from ..dates import is_date
+    from ..digits import fold
 
-    as_of = str(as_of)
+    as_of = fold(str(as_of))  # ２０２６-０９-２３ as a Korean IME types it is that date, as on the command line
     if not is_date(as_of):
         sink.add(doc, "as_of", "as_of", "as-of-bad", as_of=as_of)
         return None

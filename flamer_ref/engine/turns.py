@@ -12,6 +12,7 @@ scenario.Scenario; notices: card names read as another name) and each run a froz
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..errors import DataError
@@ -166,6 +167,13 @@ def sp_moves(corpus) -> dict[tuple[str, str], SpMove]:
     return out
 
 
+@lru_cache(maxsize=8)
+def _sorted_cells(board: Board) -> tuple[str, ...]:
+    """The board's cells in order (x then y as numbers), sorted once per board: a game's move turn lists
+    them every round (10,000 cells × 500 rounds)."""
+    return tuple(sorted(board.cells, key=cell_sort_key))
+
+
 def run_move(scn: MoveScenario, corpus, as_of: str | None = None) -> MoveTurnResult:
     as_of = as_of or scn.as_of or corpus.latest_date()
     attacker = scn.sides[0]
@@ -185,7 +193,7 @@ def run_move(scn: MoveScenario, corpus, as_of: str | None = None) -> MoveTurnRes
         assumed=_freeze(list(scn.assumed)), pieces=_freeze(pieces),
         # what a drawing of the board needs (the --format html page)
         board=_freeze({"label": board.label, "adjacency": board.adjacency,
-                       "cells": sorted(board.cells, key=cell_sort_key), "sea": sorted(board.sea, key=cell_sort_key),
+                       "cells": _sorted_cells(board), "sea": sorted(board.sea, key=cell_sort_key),
                        "homes": {s: list(c) for s, c in board.homes.items()}}),
         moves=_freeze([{"move": m.index, "piece": m.piece, "path": list(m.path), "sp": m.sp} for m in scn.moves]))
 

@@ -134,18 +134,17 @@ def _silence_stdout() -> None:
 
 def output_failed(exc: BaseException | None) -> None:
     """Standard output is closed, broken or full: one line on stderr, then exit 1 (once). A reader that
-    closed the pipe (`flamer book | head -1`) is not told anything: it chose to stop reading, and the
-    command ends quietly as other commands do, yet not with 0 (nothing may claim the output whole)."""
+    closed the pipe (`flamer book | head -1`) gets the same one line (the pipe closed before the answer
+    was written whole), never a success message and never exit 0: nothing may claim the output whole."""
     global _failed
     if not _failed:
         _failed = True
         _silence_stdout()
-        if getattr(exc, "errno", None) != errno.EPIPE:
-            try:
-                sys.stderr.write(_message(exc) + "\n")
-                sys.stderr.flush()
-            except Exception:  # noqa: BLE001 - stderr broken too: nothing more to say
-                pass
+        try:
+            sys.stderr.write(_message(exc) + "\n")
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001 - stderr broken too: nothing more to say
+            pass
     raise SystemExit(1)
 
 

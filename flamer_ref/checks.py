@@ -125,6 +125,9 @@ def validate_tree(root: Path | str | None = None, write_numbers: bool = False) -
             load_example_board(root)
     except DataError as exc:
         problems += exc.problems
+    from .engine.decisions import check_clauses, check_sets
+
+    problems += check_sets(c) + check_clauses(c)  # the decisions the rulings set, as the engine names them
     wrote = numbering.write_lock(c, root) if write_numbers else None  # before the check, which then finds it
     problems += datawords.check(c)  # the editors' words in what a person reads
     problems += numbering.check_lock(c, root)  # no rule number changes silently

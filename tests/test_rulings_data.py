@@ -1,0 +1,197 @@
+"""Issue 27 "Rulings decided by data": whether a ruling applies comes from rules/rulings.yaml alone.
+
+- The engine names decisions (engine/decisions.py) and never a date or a ruling id (an ast walk).
+- Moving a ruling's date in a copied data tree moves the day the engine changes its answer.
+- Withdrawals (`withdraws:`): the engine decides as before the withdrawn ruling from the withdrawing
+  ruling's date; unknown ids and impossible dates are data errors.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from flamer_ref import corpus as corpus_mod
+from flamer_ref.engine.api import parse, run
+from flamer_ref.engine.decisions import DECISIONS, rules_at
+from flamer_ref.errors import DataError
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "flamer_ref" / "engine"
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return corpus_mod.load()
+
+
+def tree(tmp_path: Path, edit=None) -> Path:
+    """A copy of the bundled data tree; `edit(rulings_list)` changes its rules/rulings.yaml."""
+    root = tmp_path / "data"
+    shutil.copytree(ROOT / "rules", root / "rules")
+    shutil.copytree(ROOT / "cards", root / "cards")
+    if edit is not None:
+        path = root / "rules" / "rulings.yaml"
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        edit(doc["rulings"])
+        path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return root
+
+
+def load(root: Path):
+    return corpus_mod.load(root, use_cache=False)
+
+
+def ruling(rulings: list, rid: str) -> dict:
+    return next(r for r in rulings if r["id"] == rid)
+
+
+# ------------------------------------------------------------------ the engine names no date ----
+def _strings(path: Path):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.lineno, node.value
+
+
+def test_the_engine_code_holds_no_date_and_no_ruling_id(bundled):
+    """Every string of flamer_ref/engine/*.py (docstrings included): no date, no `ruling.` id, and none of
+    the bundled rulings' ids. The engine asks decisions; the data says which ruling sets them and when."""
+    ids = set(bundled.rulings)
+    found = []
+    for path in sorted(ENGINE.glob("*.py")):
+        for line, text in _strings(path):
+            if DATE.search(text) or re.search(r"\bruling\.[a-z0-9]", text) or any(i in text for i in ids):
+                found.append(f"{path.name}:{line}: {text[:80]!r}")
+    assert not found, "\n".join(found)
+
+
+def test_the_walk_finds_a_date_and_an_id(tmp_path):
+    """The check above is not vacuous: it sees a date or a ruling id in a string."""
+    bad = tmp_path / "bad.py"
+    bad.write_text('"""doc"""\nX = "ruling.2026-09-04.entry-effect-duration"\nY = as_of < "2026-09-04"\n',
+                   encoding="utf-8")
+    hits = [t for _, t in _strings(bad) if DATE.search(t) or re.search(r"\bruling\.[a-z0-9]", t)]
+    assert len(hits) == 2
+
+
+def test_every_decision_a_ruling_sets_is_in_the_catalogue_and_every_ruling_is_checked(bundled):
+    named = {n for r in bundled.rulings.values() for n in r["sets"]}
+    assert named <= set(DECISIONS)
+    # every decision of the catalogue is set by some bundled ruling (none is dead code)
+    assert set(DECISIONS) == named
+
+
+# ------------------------------------------------------------------ the issue's first example ----
+def _field_case(corpus):
+    ex = corpus.examples["ex.field.full-field-response"]
+    return parse(ex["scenario"][0], "ex.field.full-field-response#1", corpus)
+
+
+def test_moving_the_revision_date_moves_the_permanent_screen(tmp_path, bundled):
+    """The issue: ruling.2026-09-04.entry-effect-duration corrected to 2026-09-10. As of 2026-09-05 the old
+    rule ('영구 적용': 수문장 stays Lv 6 after 별마대 retires) still holds; from 2026-09-10 the new one."""
+    root = tree(tmp_path, lambda rs: ruling(rs, "ruling.2026-09-04.entry-effect-duration").update(date="2026-09-10"))
+    moved = load(root)
+    scn = _field_case(moved)
+    assert run(scn, moved, "2026-09-05").to_json()["levels"]["수문장"] == 6
+    assert run(scn, moved, "2026-09-09").to_json()["levels"]["수문장"] == 6
+    assert run(scn, moved, "2026-09-10").to_json()["levels"]["수문장"] == 3
+    # the bundled date: already the new rule on 2026-09-05
+    assert run(_field_case(bundled), bundled, "2026-09-05").to_json()["levels"]["수문장"] == 3
+
+
+def test_the_answer_cites_the_ruling_the_data_names(tmp_path):
+    root = tree(tmp_path, lambda rs: ruling(rs, "ruling.2026-09-04.entry-effect-duration").update(date="2026-09-10"))
+    moved = load(root)
+    a = rules_at(moved, "2026-09-12").ask("entry-effect-ends-with-card")
+    assert (a.value, a.ruling, a.date) == (True, "ruling.2026-09-04.entry-effect-duration", "2026-09-10")
+    a = rules_at(moved, "2026-09-05").ask("entry-effect-ends-with-card")
+    assert a.value is False and a.ruling is None and a.cite == "ruling.2026-09-04.entry-effect-duration"
+
+
+# ------------------------------------------------------------------ withdrawals ----
+def _withdraw(rid: str, date: str, wid: str = "ruling.2026-09-26.withdraw"):
+    def edit(rs):
+        rs.append({"id": wid, "date": date, "status": "abolished", "label": "철회", "title": "앞선 판정 철회",
+                   "summary": "앞선 판정을 거둔다.", "clauses": list(ruling(rs, rid)["clauses"]),
+                   "withdraws": [rid], "source": list(ruling(rs, rid)["source"])})
+    return edit
+
+
+def test_a_withdrawn_ruling_no_longer_decides_from_the_withdrawal_on(tmp_path):
+    root = tree(tmp_path, _withdraw("ruling.2026-09-04.entry-effect-duration", "2026-09-26"))
+    data = load(root)
+    scn = _field_case(data)
+    assert run(scn, data, "2026-09-25").to_json()["levels"]["수문장"] == 3  # still in force
+    assert run(scn, data, "2026-09-26").to_json()["levels"]["수문장"] == 6  # as before it: '영구 적용'
+    a = rules_at(data, "2026-09-26").ask("entry-effect-ends-with-card")
+    assert a.value is False and a.cite == "ruling.2026-09-04.entry-effect-duration"
+    assert a.withdrawn_by == "ruling.2026-09-26.withdraw"
+
+
+def test_withdrawing_the_withdrawal_brings_the_ruling_back(tmp_path):
+    def edit(rs):
+        _withdraw("ruling.2026-09-04.entry-effect-duration", "2026-09-26")(rs)
+        _withdraw("ruling.2026-09-26.withdraw", "2026-09-28", "ruling.2026-09-28.undo")(rs)
+    data = load(tree(tmp_path, edit))
+    scn = _field_case(data)
+    assert run(scn, data, "2026-09-27").to_json()["levels"]["수문장"] == 6
+    assert run(scn, data, "2026-09-28").to_json()["levels"]["수문장"] == 3
+
+
+def _problems(root: Path) -> list:
+    with pytest.raises(DataError) as exc:
+        load(root)
+    return exc.value.problems
+
+
+def test_withdrawing_an_unknown_id_is_a_data_error(tmp_path):
+    def edit(rs):
+        _withdraw("ruling.2026-09-04.entry-effect-duration", "2026-09-26")(rs)
+        rs[-1]["withdraws"] = ["ruling.2026-09-04.entry-effect-duraton"]
+    problems = _problems(tree(tmp_path, edit))
+    assert len(problems) == 1 and problems[0].file == "rules/rulings.yaml" and problems[0].line
+    assert "ruling.2026-09-04.entry-effect-duraton" in problems[0].message
+    assert "ruling.2026-09-04.entry-effect-duration" in problems[0].fix  # the nearest id
+
+
+def test_withdrawing_before_the_ruling_is_a_data_error(tmp_path):
+    problems = _problems(tree(tmp_path, _withdraw("ruling.2026-09-25.settled-sweep", "2026-09-20")))
+    assert len(problems) == 1 and problems[0].key == "withdraws" and problems[0].line
+    assert "2026-09-25" in problems[0].message and "2026-09-20" in problems[0].message
+
+
+def test_a_ruling_that_withdraws_itself_or_a_cycle_is_a_data_error(tmp_path):
+    def edit(rs):
+        ruling(rs, "ruling.2026-09-25.settled-sweep")["withdraws"] = ["ruling.2026-09-25.explosive-cost"]
+        ruling(rs, "ruling.2026-09-25.explosive-cost")["withdraws"] = ["ruling.2026-09-25.settled-sweep"]
+    problems = _problems(tree(tmp_path, edit))
+    assert len(problems) == 1 and "→" in problems[0].message
+
+
+def test_two_rulings_setting_one_decision_on_one_day_differently_is_a_data_error(tmp_path):
+    def edit(rs):
+        rs.append({**ruling(rs, "ruling.2026-09-25.settled-sweep"), "id": "ruling.2026-09-25.other",
+                   "sets": {"step7-sweeps-settled": False}})
+    problems = _problems(tree(tmp_path, edit))
+    assert len(problems) == 1 and problems[0].key == "sets.step7-sweeps-settled"
+
+
+def test_an_unknown_decision_or_value_is_a_validate_error(tmp_path):
+    from flamer_ref.checks import validate_tree
+
+    def edit(rs):
+        ruling(rs, "ruling.2026-09-25.settled-sweep")["sets"] = {"step7-sweep-settled": True}
+        ruling(rs, "ruling.2026-09-25.explosive-cost")["sets"] = {"explosive-destroy-is-cost": False}
+    v = validate_tree(tree(tmp_path, edit))
+    words = {p.key: (p.message, p.fix) for p in v.problems}
+    assert len(v.problems) == 2, words
+    assert "step7-sweeps-settled" in words["sets.step7-sweep-settled"][1]  # the nearest name
+    assert "true" in words["sets.explosive-destroy-is-cost"][0]  # the values the engine takes
+    assert all(p.file == "rules/rulings.yaml" and p.line for p in v.problems)

@@ -82,6 +82,15 @@ def check_scenarios(corpus: Corpus) -> list[Problem]:
     return problems
 
 
+def draft_problems(corpus: Corpus) -> list[Problem]:
+    """What `flamer validate` finds in the rulings of a corpus beyond the loader: the decisions they set
+    are ones the engine names, with values it takes, and each ruling lists its decisions' clauses
+    (`flamer impact` checks a draft's corpus with these)."""
+    from .engine.decisions import check_clauses, check_sets
+
+    return check_sets(corpus) + check_clauses(corpus)
+
+
 @dataclass(frozen=True)
 class Validation:
     """What `flamer validate` found in a data tree. corpus is None when the tree did not load."""
@@ -125,9 +134,7 @@ def validate_tree(root: Path | str | None = None, write_numbers: bool = False) -
             load_example_board(root)
     except DataError as exc:
         problems += exc.problems
-    from .engine.decisions import check_clauses, check_sets
-
-    problems += check_sets(c) + check_clauses(c)  # the decisions the rulings set, as the engine names them
+    problems += draft_problems(c)  # the decisions the rulings set, as the engine names them
     wrote = numbering.write_lock(c, root) if write_numbers else None  # before the check, which then finds it
     problems += datawords.check(c)  # the editors' words in what a person reads
     problems += numbering.check_lock(c, root)  # no rule number changes silently

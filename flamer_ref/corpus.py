@@ -38,7 +38,7 @@ ABILITY_KINDS = ("sp", "entry", "effect", "other")
 STATS = ("lv", "hp", "atk", "cost")
 RULING_STATUS = {
     "confirmed": "확정", "corrected": "정정", "revised": "개정", "abolished": "폐지",
-    "introduced": "도입", "codified": "명문화", "followup": "후속",
+    "introduced": "도입", "codified": "명문화", "followup": "후속", "withdrawn": "철회",
 }
 EXAMPLE_TYPES = {"rulebook": "룰북 예시", "board": "보드 상황 상세 예시", "figure": "그림보드 예시",
                  "reasoned": "규칙에서 따라 나오는 판정 (룰북 예시 아님)"}
@@ -625,6 +625,44 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
         load.document(path, doc)
     load.check_across()
     return load.finish()
+
+
+def parse_with_draft(root: Path | str | None, draft: Path | str, display: str | None = None) -> tuple["Corpus", list, list]:
+    """The data tree `root` as if the draft's rulings were published: a draft is a YAML file with a `rulings:`
+    list in the format of rules/rulings.yaml (new rulings, withdrawals; a ruling with the id of one in the
+    data replaces it — a correction). Checked as strictly as the data (problems name the draft file and its
+    lines). Returns (corpus, the draft's ruling ids in order, the ids it corrects). Never cached."""
+    from .yamlio import read_yaml
+
+    root, files, _stem = _paths(root)
+    display = display or str(draft)
+    _check_tree(root, files)
+    load = _Loading(root)
+    for path, doc in _read_files(load, files):
+        load.document(path, doc)
+    doc = read_yaml(Path(draft), display)
+    chk = _Checker(display, load.printed)
+    ids: list[str] = []
+    corrected: list[str] = []
+    items = doc.get("rulings") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict) or set(doc) - {"rulings"} or not isinstance(items, list):
+        chk.add(doc if isinstance(doc, dict) else None, None, "판정 초안은 'rulings:' 목록 하나만 담은 YAML이어야 "
+                "합니다 (rules/rulings.yaml과 같은 형식).", "rulings:\n- id: ruling.YYYY-MM-DD.이름 … 형식으로 적으세요")
+    else:
+        for item in items:
+            rid = item.get("id") if isinstance(item, dict) else None
+            if isinstance(rid, str):
+                ids.append(rid)
+                if rid in load.corpus.rulings and rid not in corrected:  # a correction: the draft's replaces it
+                    corrected.append(rid)
+                    del load.corpus.rulings[rid]
+                    load.seen_ids.pop(rid, None)
+        if not items:
+            chk.add(doc, "rulings", "판정 초안에 판정이 하나도 없습니다.", "새 판정이나 철회를 적으세요")
+        load._records(chk, {"rulings": items})
+    load.problems.extend(chk.problems)
+    load.check_across()
+    return load.finish(), ids, corrected
 
 
 _TOP_KEYS = {"sources": "source", "rulings": "ruling", "faq": "faq", "terms": "term", "examples": "example",

@@ -131,8 +131,9 @@ def test_a_withdrawn_ruling_no_longer_decides_from_the_withdrawal_on(tmp_path):
     assert run(scn, data, "2026-09-25").to_json()["levels"]["수문장"] == 3  # still in force
     assert run(scn, data, "2026-09-26").to_json()["levels"]["수문장"] == 6  # as before it: '영구 적용'
     a = rules_at(data, "2026-09-26").ask("entry-effect-ends-with-card")
-    assert a.value is False and a.cite == "ruling.2026-09-04.entry-effect-duration"
-    assert a.withdrawn_by == "ruling.2026-09-26.withdraw"
+    # the withdrawal decides now: it is what the explanation cites, naming the ruling it withdrew
+    assert a.value is False and a.cite == "ruling.2026-09-26.withdraw" and a.date == "2026-09-26"
+    assert a.withdrawn == "ruling.2026-09-04.entry-effect-duration"
 
 
 def test_withdrawing_the_withdrawal_brings_the_ruling_back(tmp_path):

@@ -69,8 +69,8 @@ ENTRY_ENDS = "entry-effect-ends-with-card"
 
 
 def _withdrawn(a: Answer) -> dict:
-    """The key a gap or a refusal adds when the ruling it cites is withdrawn on that day."""
-    return {"withdrawn_by": a.withdrawn_by} if a.withdrawn_by else {}
+    """The key a gap or a refusal adds when it cites a withdrawal: the ruling withdrawn."""
+    return {"withdrawn": a.withdrawn} if a.withdrawn else {}
 
 
 # ------------------------------------------------------------ runtime state ----

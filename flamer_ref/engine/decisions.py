@@ -14,9 +14,10 @@ None when the pages do not give it), the values the engine has code for (what a 
 the engine computes while the value is unknown (`while_unknown`, reported as a `ruling-not-in-force` gap).
 
 An answer (`Answer`) carries `value` (None: unknown), `applied` (the value the engine computes with),
-`ruling` (the ruling in force that set the value), `cite` (what an explanation cites: that ruling; else the
-withdrawn ruling, with `withdrawn_by`; else the ruling that sets it later — not yet in force on that day),
-`date` (the cited ruling's date, from the data).
+`ruling` (the ruling in force that set the value), `cite` (what an explanation cites: that ruling; else,
+when the ruling that had set it is withdrawn, the withdrawing ruling — it decides now — with `withdrawn`
+naming the withdrawn one; else the ruling that sets it later, not yet in force on that day), `date` (the
+cited ruling's date, from the data).
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ class Answer:
     ruling: str | None  # the ruling in force that set the value
     cite: str | None  # what an explanation cites (see the module's doc)
     date: str | None  # the cited ruling's date (from the data)
-    withdrawn_by: str | None = None  # the cited ruling is withdrawn on this day by this ruling
+    withdrawn: str | None = None  # the ruling that had set it, withdrawn on this day by `cite`
 
     @property
     def known(self) -> bool:
@@ -92,8 +93,8 @@ class Answer:
 
     def same(self, other: "Answer") -> bool:
         """Would the engine decide and cite alike under both answers?"""
-        return (self.value, self.applied, self.cite, self.withdrawn_by) == (
-            other.value, other.applied, other.cite, other.withdrawn_by)
+        return (self.value, self.applied, self.cite, self.withdrawn) == (
+            other.value, other.applied, other.cite, other.withdrawn)
 
 
 class _Table:
@@ -136,9 +137,9 @@ class _Table:
         cite, withdrawn = ruling, None
         if cite is None:
             past = [rid for rid, _ in setters if self.rulings[rid]["date"] <= on.as_of]
-            if past:  # dated, not in force: withdrawn (or forced off)
-                cite = past[-1]
-                withdrawn = on.withdrawn_by(cite)
+            if past:  # dated, not in force: withdrawn (the withdrawal decides now), or forced off
+                by = on.withdrawn_by(past[-1])
+                cite, withdrawn = (by, past[-1]) if by is not None else (past[-1], None)
             else:  # the ruling that sets it later
                 cite = next((rid for rid, _ in setters), None)
         applied = d.while_unknown if value is None else value

@@ -152,7 +152,7 @@ class FieldPlay:
     def _rule_gap(self, a, index: int, card: str, rule: str) -> None:
         """A `ruling-not-in-force` gap: the decision is unknown on the day; computed with its reading."""
         self.unresolved.append({"reason": "ruling-not-in-force", "action": index, "card": card, "ruling": a.cite,
-                                "rule": rule, **({"withdrawn_by": a.withdrawn_by} if a.withdrawn_by else {})})
+                                "rule": rule, **({"withdrawn": a.withdrawn} if a.withdrawn else {})})
 
     def _record_entry(self, i: int, card: Card) -> None:
         """What an entry effect did when it fired, for the rule with entry-effect-ends-with-card false

@@ -1124,6 +1124,42 @@ def impact(
     _run(go, as_json=as_json)
 
 
+@app.command()
+def diff(
+    a: str = typer.Argument(..., metavar="A", help="날짜(2026-09-23, 9/23: 그날까지의 판정) 또는 데이터 폴더."),
+    b: str = typer.Argument(..., metavar="B", help="날짜 또는 데이터 폴더 (A와 견줄 쪽)."),
+    data: Optional[str] = typer.Option(None, "--data", metavar="폴더", help="날짜로 적은 쪽이 읽는 데이터 폴더 (기본: 지금 데이터)."),
+    fmt: str = typer.Option("text", "--format", metavar="형식", autocompletion=complete.choices(complete.FORMATS),
+                            help="text(기본), md(마크다운 소식지), html(한 장짜리 소식지 페이지)."),
+    as_json: bool = JSON_OPT,
+):
+    """두 날짜, 또는 두 데이터 폴더 사이에 무엇이 바뀌었는지: 조항(더함·뺌·문안·번호), 판정(새 판정·철회), 카드,
+    그리고 판정이 바뀐 예시·FAQ. --format md|html은 새 핸드북과 함께 올리는 업데이트 소식지입니다.
+
+    조항은 id로 맞추므로 자리만 옮긴 조항은 '번호가 바뀐 조항'입니다. 폴더는 그 데이터의 가장 늦은 판정 날짜로 읽습니다.
+
+    예: flamer diff 2026-09-23 2026-09-25 / flamer diff 지난판/ . --format md > 소식지.md
+    """
+    fmt = _usage_format(fmt, _FORMATS)
+    data = _usage_data(data)
+
+    def go():
+        from .diff import bulletin_view, diff as do_diff, public
+
+        out = do_diff(a, b, root=data)
+        view = bulletin_view(out)
+        if as_json:
+            _emit(public(out), True)
+            return
+        from .render import render
+        from .terminal import clean
+
+        template = {"text": "cli/diff.txt.j2", "md": "diff/bulletin.md.j2", "html": "diff/bulletin.html.j2"}[fmt]
+        sys.stdout.write(clean(render(template, data=public(out), view=view), html=fmt == "html"))
+
+    _run(go, as_json=as_json)
+
+
 def _save_scenarios(folder: str, rows: list) -> None:
     """Each changed case's scenario as FOLDER/<id>.yaml (flamer simulate runs it as it stands)."""
     import yaml

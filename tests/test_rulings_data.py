@@ -196,3 +196,116 @@ def test_an_unknown_decision_or_value_is_a_validate_error(tmp_path):
     assert "step7-sweeps-settled" in words["sets.step7-sweep-settled"][1]  # the nearest name
     assert "true" in words["sets.explosive-destroy-is-cost"][0]  # the values the engine takes
     assert all(p.file == "rules/rulings.yaml" and p.line for p in v.problems)
+
+
+# ------------------------------------------------------------------ every ruling's date moves its day ----
+def _changing(corpus):
+    """(ruling, its first example or FAQ case whose verdict it changes on its date) for every ruling that
+    changes a decision — what the linter of flamer validate asks for."""
+    from flamer_ref.checks import without_ruling
+    from flamer_ref.verdicts import cases, parse_case, resolve
+
+    out = []
+    for rid, r in corpus.rulings.items():
+        if not r["sets"]:
+            continue
+        without = without_ruling(corpus, rid)
+        for case in cases(corpus):
+            scn = parse_case(corpus, case)
+            if scn is not None and resolve(corpus, scn, r["date"]).key != resolve(without, scn, r["date"]).key:
+                out.append((rid, case))
+                break
+    return out
+
+
+def _day(date: str, n: int) -> str:
+    import datetime
+
+    return (datetime.date.fromisoformat(date) + datetime.timedelta(days=n)).isoformat()
+
+
+def test_every_ruling_that_changes_a_decision_has_an_example_that_shows_it(bundled):
+    shown = {rid for rid, _ in _changing(bundled)}
+    changing = {rid for rid, r in bundled.rulings.items() if r["sets"]} - {"ruling.2026-09-16.path-rule"}
+    assert shown == changing  # the codification (path-rule) confirms the value that held: nothing to show
+
+
+def test_moving_each_rulings_date_moves_the_day_its_example_changes(tmp_path, bundled):
+    """For each ruling, in a copied tree with its date two days later: on its old date and the day after, its
+    example reads as without the ruling; on the new date as in the bundled data."""
+    from flamer_ref.checks import without_ruling
+    from flamer_ref.verdicts import parse_case, resolve
+
+    pairs = _changing(bundled)
+    assert len(pairs) >= 9
+    for rid, case in pairs:
+        old = bundled.rulings[rid]["date"]
+        new = _day(old, 2)
+        root = tree(tmp_path / rid, lambda rs: ruling(rs, rid).update(date=new))
+        moved = load(root)
+        without = without_ruling(bundled, rid)
+        scn = parse_case(moved, case)
+
+        def key(corpus, as_of):
+            return resolve(corpus, scn, as_of).key
+
+        for as_of in (old, _day(old, 1)):
+            assert key(moved, as_of) == key(without, as_of), (rid, case.id, as_of)
+        assert key(moved, new) == key(bundled, new), (rid, case.id)
+        assert key(moved, new) != key(moved, _day(new, -1)), (rid, case.id)  # the day it changes moved
+
+
+# ------------------------------------------------------------------ the linter ----
+def test_the_linter_names_a_ruling_no_example_shows(tmp_path):
+    """Without the example that shows it, a ruling that changes a decision is a validate problem at its
+    `sets:` line, with the fix; a ruling that confirms a value (path-rule) is not."""
+    from flamer_ref.checks import validate_tree
+
+    root = tree(tmp_path)
+    path = root / "rules" / "examples" / "combat.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["examples"] = [e for e in doc["examples"] if e["id"] != "ex.combat.mobile-structure"]
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    v = validate_tree(root)
+    assert [(p.file, p.key) for p in v.problems] == [("rules/rulings.yaml", "sets")]
+    p = v.problems[0]
+    assert "ruling.2026-09-17.mobile-structures" in p.message and "mobile-structures-attack" in p.message
+    assert p.line and "flamer impact" in p.fix
+    text = (root / "rules" / "rulings.yaml").read_text(encoding="utf-8").splitlines()
+    assert text[p.line - 1].strip().startswith("sets:")
+
+
+# ------------------------------------------------------------------ what people see ----
+def test_rulings_json_and_text_show_withdrawals(tmp_path):
+    from inprocess import invoke
+
+    root = tree(tmp_path, _withdraw("ruling.2026-09-04.entry-effect-duration", "2026-09-26"))
+    r = invoke("rulings", "--json", env={"FLAMER_DATA": str(root)})
+    assert r.exit_code == 0, r.stderr
+    import json
+
+    got = {x["id"]: x for x in json.loads(r.stdout)["rulings"]}
+    assert got["ruling.2026-09-04.entry-effect-duration"]["withdrawn_by"] == {"id": "ruling.2026-09-26.withdraw",
+                                                                           "date": "2026-09-26"}
+    assert got["ruling.2026-09-26.withdraw"]["withdraws"] == ["ruling.2026-09-04.entry-effect-duration"]
+    assert got["ruling.2026-09-25.settled-sweep"]["withdrawn_by"] is None
+    text = invoke("rulings", env={"FLAMER_DATA": str(root)}).stdout
+    assert "2026-09-26에 철회됨" in text and "철회한 판정: ruling.2026-09-04.entry-effect-duration" in text
+    # the clause's text as of the withdrawal is its earlier wording again
+    rule = invoke("rule", "field.entry-effect.duration", "--json", env={"FLAMER_DATA": str(root)})
+    clause = json.loads(rule.stdout)
+    assert clause["text_status"] == "earlier" and "영구" in clause["text"]
+    assert [x["id"] for x in clause["withdrawn_rulings"]] == ["ruling.2026-09-04.entry-effect-duration"]
+
+
+def test_the_timeline_keeps_a_withdrawn_ruling_with_its_withdrawal(tmp_path):
+    from flamer_ref.book import timeline
+
+    data = load(tree(tmp_path, _withdraw("ruling.2026-09-04.entry-effect-duration", "2026-09-26")))
+    t = {r["id"]: r for r in timeline(data, "2026-09-26")}
+    assert t["ruling.2026-09-04.entry-effect-duration"]["withdrawn_by"]["id"] == "ruling.2026-09-26.withdraw"
+    w = t["ruling.2026-09-26.withdraw"]
+    assert [x["case"] for x in w["changed"]] == ["ex.field.full-field-response#1"]
+    assert w["changed"][0]["rulings"] == ["ruling.2026-09-26.withdraw"]
+    # as of the day before the withdrawal, the book does not know of it
+    assert timeline(data, "2026-09-25")[0]["withdrawn_by"] is None

@@ -1079,8 +1079,8 @@ def _usage_data(data: Optional[str]) -> Optional[str]:
 @app.command()
 def impact(
     draft: str = typer.Argument(..., metavar="초안",
-                                help="판정 초안 YAML: rules/rulings.yaml과 같은 형식의 rulings: 목록 — 새 판정(sets), "
-                                     "철회(withdraws), 데이터에 있는 id면 그 판정의 정정."),
+                                help="판정 초안 YAML: rules/rulings.yaml과 같은 형식의 판정 목록 — 새 판정, 앞선 판정의 "
+                                     "철회, 데이터에 있는 id면 그 판정의 정정."),
     data: Optional[str] = typer.Option(None, "--data", metavar="폴더", help="초안을 얹을 데이터 폴더 (기본: 지금 데이터)."),
     as_of: Optional[str] = typer.Option(None, "--as-of", metavar="날짜",
                                         help="초안의 가장 늦은 날짜 대신 이 날짜로 두 번 풉니다."),
@@ -1126,8 +1126,8 @@ def impact(
 
 @app.command()
 def diff(
-    a: str = typer.Argument(..., metavar="A", help="날짜(2026-09-23, 9/23: 그날까지의 판정) 또는 데이터 폴더."),
-    b: str = typer.Argument(..., metavar="B", help="날짜 또는 데이터 폴더 (A와 견줄 쪽)."),
+    a: str = typer.Argument(..., metavar="이전", help="날짜(2026-09-23, 9/23: 그날까지의 판정) 또는 데이터 폴더."),
+    b: str = typer.Argument(..., metavar="이후", help="날짜 또는 데이터 폴더 (이전 쪽과 견줄 쪽)."),
     data: Optional[str] = typer.Option(None, "--data", metavar="폴더", help="날짜로 적은 쪽이 읽는 데이터 폴더 (기본: 지금 데이터)."),
     fmt: str = typer.Option("text", "--format", metavar="형식", autocompletion=complete.choices(complete.FORMATS),
                             help="text(기본), md(마크다운 소식지), html(한 장짜리 소식지 페이지)."),

@@ -196,3 +196,11 @@ def test_impact_command_refuses_bad_drafts_in_korean(tmp_path, bundled):
     assert r.exit_code == 1 and HANGUL.search(r.stderr)
     r = invoke("impact", str(tmp_path / "none.yaml"), "--generated", "many")
     assert r.exit_code == 2 and "--generated" in r.stderr
+
+
+def test_the_commands_default_is_the_generated_count():
+    import inspect
+
+    from flamer_ref.cli import impact as command
+
+    assert inspect.signature(command).parameters["generated"].default.default == str(impact_mod.GENERATED)

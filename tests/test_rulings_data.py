@@ -218,6 +218,14 @@ def _changing(corpus):
     return out
 
 
+def _moved(corpus, rid: str, date: str):
+    """The corpus with ruling `rid` dated `date` (what a copied tree with that one edit loads into)."""
+    plain = corpus.to_plain()
+    rulings = {k: dict(v, date=date) if k == rid else v for k, v in corpus.rulings.items()}
+    plain["rulings"] = dict(sorted(rulings.items(), key=lambda kv: (kv[1]["date"], kv[0])))
+    return corpus_mod.Corpus.from_plain(plain)
+
+
 def _day(date: str, n: int) -> str:
     import datetime
 
@@ -241,8 +249,9 @@ def test_moving_each_rulings_date_moves_the_day_its_example_changes(tmp_path, bu
     for rid, case in pairs:
         old = bundled.rulings[rid]["date"]
         new = _day(old, 2)
-        root = tree(tmp_path / rid, lambda rs: ruling(rs, rid).update(date=new))
-        moved = load(root)
+        # the data with that one date moved (read from YAML for the first, then the same data in memory)
+        moved = load(tree(tmp_path, lambda rs: ruling(rs, rid).update(date=new))) if rid == pairs[0][0] else \
+            _moved(bundled, rid, new)
         without = without_ruling(bundled, rid)
         scn = parse_case(moved, case)
 
@@ -308,4 +317,6 @@ def test_the_timeline_keeps_a_withdrawn_ruling_with_its_withdrawal(tmp_path):
     assert [x["case"] for x in w["changed"]] == ["ex.field.full-field-response#1"]
     assert w["changed"][0]["rulings"] == ["ruling.2026-09-26.withdraw"]
     # as of the day before the withdrawal, the book does not know of it
-    assert timeline(data, "2026-09-25")[0]["withdrawn_by"] is None
+    from flamer_ref.book import _ruling_view
+
+    assert _ruling_view(data, data.rulings["ruling.2026-09-04.entry-effect-duration"], "2026-09-25")["withdrawn_by"] is None

@@ -110,10 +110,11 @@ def check_rulings_shown(corpus: Corpus) -> list[Problem]:
     whose verdict it changes on that date — the handbook prints the before and after. A ruling that only
     confirms a decision's value (a codification) needs none. Problems name the ruling's `sets:` line."""
     from .engine.decisions import rules_at
-    from .verdicts import cases, parse_case, resolve
+    from .verdicts import cases, parse_case, quick_key
 
     parsed = [(case, scn) for case in cases(corpus) if (scn := parse_case(corpus, case)) is not None]
     problems: list[Problem] = []
+    on_day: dict[str, list] = {}  # date → each case's (verdict key, decisions asked) with every ruling
     for rid, r in corpus.rulings.items():
         if not r.get("sets"):
             continue
@@ -122,8 +123,11 @@ def check_rulings_shown(corpus: Corpus) -> list[Problem]:
         moved = [d for d in r["sets"] if (on.peek(d).value, on.peek(d).applied) != (off.peek(d).value, off.peek(d).applied)]
         if not moved:
             continue
-        if any(resolve(corpus, scn, r["date"], case.id).key != resolve(without, scn, r["date"], case.id).key
-               for case, scn in parsed):
+        if r["date"] not in on_day:
+            on_day[r["date"]] = [quick_key(corpus, scn, r["date"]) for _, scn in parsed]
+        # a case that asked none of the decisions the ruling moves resolves alike without it
+        if any(asked.intersection(moved) and quick_key(without, scn, r["date"])[0] != key
+               for (key, asked), (_, scn) in zip(on_day[r["date"]], parsed)):
             continue
         at = r.get("at") or {}
         problems.append(Problem(at.get("file", "rules/rulings.yaml"), at.get("sets") or at.get("line"), "sets",

@@ -13,8 +13,8 @@ database (a stat the cards leave unknown is given in the scenario), mobile and s
 and without response declarations (재부팅, 진내폭격 with its cost, 폭약 폭발, a move out of the cell,
 맞대응 by set card and by a settled piece's SP), some with the fields that make a card come back in step 2;
 and field disputes (covering, uncovering, removing piece cards). The engine depends on the date only
-through the decisions it asks (engine/decisions.py) and a combat's result records them: a generated
-combat that asked no decision the draft changes cannot change, and is not resolved a second time
+through the decisions it asks (engine/decisions.py), which `decisions.recording()` collects: a generated
+dispute that asked no decision the draft changes cannot change, and is not resolved a second time
 (`rerun` counts those that were).
 """
 
@@ -291,6 +291,7 @@ def impact(draft: str | Path, *, root=None, as_of: str | None = None, generated:
     from .checks import draft_problems
     from .corpus import load, parse_with_draft
     from .engine.api import parse
+    from .engine.decisions import recording
     from .runner import gc_paused
     from .verdicts import cases, parse_case, resolve
 
@@ -325,9 +326,9 @@ def impact(draft: str | Path, *, root=None, as_of: str | None = None, generated:
             except FlamerError:  # (none does: tests/test_impact.py) — not a dispute then
                 continue
             checked["generated"] += 1
-            res_a, exc_a = _simulate(base, scn)
-            asked = getattr(res_a, "decisions_consulted", None) if res_a is not None else None
-            if not wanted or (scn.kind == "combat" and asked is not None and not wanted.intersection(asked)):
+            with recording() as asked:
+                res_a, exc_a = _simulate(base, scn)
+            if not wanted.intersection(asked):
                 continue  # it asked no decision the draft changes: the same resolution with the draft
             rerun += 1
             res_b, exc_b = _simulate(draft_corpus, scn)  # (the draft changes rulings only: the same cards)

@@ -119,6 +119,21 @@ def resolve(corpus, scn, as_of: str | None, file: str = "-") -> Outcome:
         return Outcome(corpus, scn, error=exc)
 
 
+def quick_key(corpus, scn, as_of: str | None) -> tuple[str, set]:
+    """(the verdict's key, the decisions the resolution asked) from the engine's result alone — no words, no
+    answer per range of an unknown value (its refusal's key instead): what a check that only compares verdicts
+    needs, several times cheaper than `resolve`."""
+    from .engine.api import run
+    from .engine.decisions import recording
+
+    with recording() as asked:
+        try:
+            key = verdict_key(run(scn, corpus, as_of).to_json())
+        except (DataError, Forbidden, FlamerError) as exc:
+            key = error_key(exc)
+    return key, asked
+
+
 def parse_case(corpus, case: Case):
     """The case's scenario parsed against this corpus's cards, or None when it does not parse there."""
     from .engine.api import parse

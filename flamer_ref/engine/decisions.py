@@ -22,6 +22,8 @@ cited ruling's date, from the data).
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,6 +156,23 @@ class _Table:
         return out
 
 
+#: the decisions asked by every resolution run inside `recording()` (any kind: combat, field, round, …)
+_ASKED: "ContextVar[set | None]" = ContextVar("flamer_decisions_asked", default=None)
+
+
+@contextmanager
+def recording():
+    """Within this block, every decision any resolution asks is added to the set it yields — also when the
+    resolution is refused (a result's `decisions_consulted` is lost with it). What `flamer impact` and the
+    linter of `flamer validate` use to skip what a change of decisions cannot touch."""
+    asked: set = set()
+    token = _ASKED.set(asked)
+    try:
+        yield asked
+    finally:
+        _ASKED.reset(token)
+
+
 class Rules:
     """The decisions on one day (with `overrides`: {ruling id: in force?}), for one resolution: it records
     the decisions asked (`consulted`) — what the engine's result depends on besides the scenario."""
@@ -167,6 +186,9 @@ class Rules:
         if name not in self._seen:
             self._seen.add(name)
             self.consulted.append(name)
+            asked = _ASKED.get()
+            if asked is not None:
+                asked.add(name)
         return self.table.answer(name, self.as_of, self.overrides)
 
     def peek(self, name: str) -> Answer:

@@ -320,3 +320,17 @@ def test_the_timeline_keeps_a_withdrawn_ruling_with_its_withdrawal(tmp_path):
     from flamer_ref.book import _ruling_view
 
     assert _ruling_view(data, data.rulings["ruling.2026-09-04.entry-effect-duration"], "2026-09-25")["withdrawn_by"] is None
+
+
+def test_messages_take_the_rulings_date_from_the_data(tmp_path):
+    """The words name the day the data gives: the revision moved to 2026-09-10, the '영구 적용' note says so."""
+    from inprocess import invoke
+
+    root = tree(tmp_path, lambda rs: ruling(rs, "ruling.2026-09-04.entry-effect-duration").update(date="2026-09-10"))
+    scn = tmp_path / "field.yaml"
+    data = load(root)
+    scn.write_text(yaml.safe_dump(dict(data.examples["ex.field.full-field-response"]["scenario"][0]),
+                                  allow_unicode=True), encoding="utf-8")
+    r = invoke("simulate", str(scn), "--as-of", "2026-09-05", env={"FLAMER_DATA": str(root)})
+    assert r.exit_code == 0, r.stderr
+    assert "2026-09-10 개정 이전" in r.stdout and "2026-09-04" not in r.stdout

@@ -11,7 +11,6 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
 import yaml
 from inprocess import HANGUL, invoke
 

@@ -204,12 +204,15 @@ def _changed_by_date(corpus: Corpus, cases: list[dict], parsed: dict, date: str)
     on the day before, changes the result; for move / victory / field, the rulings the engine
     cited). `joint` when no single ruling of the date explains it."""
     from . import runner
+    from .diff import Side, verdict_changes
 
     before = _prev_day(date)
     of_date = [r["id"] for r in corpus.rulings.values() if r["date"] == date]
+    # which cases change: the verdicts `flamer diff <the day before> <date>` lists (flamer_ref/diff.py)
+    changed = {v["id"] for v in verdict_changes(Side(before, corpus, before, "date"), Side(date, corpus, date, "date"))}
     out = []
     for case in cases:
-        scn = parsed.get(case["case"])
+        scn = parsed.get(case["case"]) if case["case"] in changed else None
         if scn is None:
             continue
         cmp = runner.compare(scn, corpus, before, date)  # any kind
@@ -283,15 +286,22 @@ def timeline(corpus: Corpus, as_of: str) -> list[dict]:
         if r["date"] not in by_date:
             by_date[r["date"]] = _changed_by_date(corpus, cases, parsed, r["date"])
         changed = [c for c in by_date[r["date"]] if r["id"] in c["rulings"]]
-        out.append({**_ruling_view(corpus, r), "changed": changed,
+        out.append({**_ruling_view(corpus, r, as_of), "changed": changed,
                     "cited_by": [{"id": e["id"], "kind": "example", "title": e["title"]}
                                  for e in corpus.examples.values() if r["id"] in e["rulings"]]})
     return out
 
 
 # ---------------------------------------------------------------------- views ----
-def _ruling_view(corpus: Corpus, r: dict) -> dict:
+def _ruling_view(corpus: Corpus, r: dict, as_of: str | None = None) -> dict:
+    from .inforce import withdrawal
+
+    gone = withdrawal(corpus.rulings, r["id"], as_of) if as_of else None
     return {"id": r["id"], "anchor": r["id"], "date": r["date"], "status": r["status"],
+            # a withdrawn ruling stays in the timeline, with the ruling that withdrew it (by as_of)
+            "withdrawn_by": {**gone, "title": corpus.rulings[gone["id"]]["title"]} if gone else None,
+            "withdraws": [{"id": w, "date": corpus.rulings[w]["date"], "title": corpus.rulings[w]["title"]}
+                          for w in r.get("withdraws") or () if w in corpus.rulings],
             "status_ko": RULING_STATUS[r["status"]], "label": r["label"], "title": r["title"],
             "summary": r["summary"], "supersedes": r.get("supersedes"), "earlier_rule": r.get("earlier_rule"),
             "clauses": _refs(corpus, r["clauses"]),

@@ -82,6 +82,62 @@ def check_scenarios(corpus: Corpus) -> list[Problem]:
     return problems
 
 
+def draft_problems(corpus: Corpus) -> list[Problem]:
+    """What `flamer validate` finds in the rulings of a corpus beyond the loader: the decisions they set
+    are ones the engine names, with values it takes, and each ruling lists its decisions' clauses
+    (`flamer impact` checks a draft's corpus with these)."""
+    from .engine.decisions import check_clauses, check_sets
+
+    return check_sets(corpus) + check_clauses(corpus)
+
+
+def without_ruling(corpus: Corpus, rid: str) -> Corpus:
+    """The corpus as if ruling `rid` had never been published (its withdrawals with it): what the rules were
+    without it. Shares the checked card effects (they do not depend on rulings)."""
+    from .engine.effects import effects_of
+
+    effects_of(corpus)
+    plain = corpus.to_plain()
+    plain["rulings"] = {k: v for k, v in corpus.rulings.items() if k != rid}
+    other = Corpus.from_plain(plain)
+    other.__dict__["_effects"] = corpus.__dict__["_effects"]
+    return other
+
+
+def check_rulings_shown(corpus: Corpus) -> list[Problem]:
+    """The ruling linter's question that needs the engine: every ruling that changes a decision (sets a value
+    other than the one that held without it, on its date) is shown by at least one example or FAQ scenario
+    whose verdict it changes on that date — the handbook prints the before and after. A ruling that only
+    confirms a decision's value (a codification) needs none. Problems name the ruling's `sets:` line."""
+    from .engine.decisions import rules_at
+    from .verdicts import cases, parse_case, quick_key
+
+    parsed = [(case, scn) for case in cases(corpus) if (scn := parse_case(corpus, case)) is not None]
+    problems: list[Problem] = []
+    on_day: dict[str, list] = {}  # date → each case's (verdict key, decisions asked) with every ruling
+    for rid, r in corpus.rulings.items():
+        if not r.get("sets"):
+            continue
+        without = without_ruling(corpus, rid)
+        on, off = rules_at(corpus, r["date"]), rules_at(without, r["date"])
+        moved = [d for d in r["sets"] if (on.peek(d).value, on.peek(d).applied) != (off.peek(d).value, off.peek(d).applied)]
+        if not moved:
+            continue
+        if r["date"] not in on_day:
+            on_day[r["date"]] = [quick_key(corpus, scn, r["date"]) for _, scn in parsed]
+        # a case that asked none of the decisions the ruling moves resolves alike without it
+        if any(asked.intersection(moved) and quick_key(without, scn, r["date"])[0] != key
+               for (key, asked), (_, scn) in zip(on_day[r["date"]], parsed)):
+            continue
+        at = r.get("at") or {}
+        problems.append(Problem(at.get("file", "rules/rulings.yaml"), at.get("sets") or at.get("line"), "sets",
+                                f"판정 {rid}: 결정 {', '.join(moved)}의 값을 바꾸는데, 그 때문에 판정이 바뀌는 예시·FAQ가 "
+                                "없습니다 — 핸드북이 판정 전후를 보여 줄 장면이 없습니다.",
+                                "이 판정으로 결과가 바뀌는 장면을 예시(rules/examples/)나 FAQ의 scenario로 더하세요 — "
+                                "flamer impact로 찾은 장면을 쓸 수 있습니다 (docs/DATA.md 「판정 팀의 페이지」)"))
+    return problems
+
+
 @dataclass(frozen=True)
 class Validation:
     """What `flamer validate` found in a data tree. corpus is None when the tree did not load."""
@@ -125,11 +181,14 @@ def validate_tree(root: Path | str | None = None, write_numbers: bool = False) -
             load_example_board(root)
     except DataError as exc:
         problems += exc.problems
+    problems += draft_problems(c)  # the decisions the rulings set, as the engine names them
     wrote = numbering.write_lock(c, root) if write_numbers else None  # before the check, which then finds it
     problems += datawords.check(c)  # the editors' words in what a person reads
     problems += numbering.check_lock(c, root)  # no rule number changes silently
     if not problems:  # every example and FAQ scenario, parsed against the cards and resolved
         problems = check_scenarios(c)
+    if not problems:  # and every ruling that changes a decision shown by one of them
+        problems = check_rulings_shown(c)
     counts = {"clauses": len(c.clauses), "interpretations": len(c.interpretations), "rulings": len(c.rulings),
               "faq": len(c.faq), "terms": len(c.terms), "examples": len(c.examples), "cards": len(c.cards),
               "effects": len(effects), "timings": len(c.timings)}

@@ -1110,6 +1110,117 @@ def examples(as_json: bool = JSON_OPT):
     _run(go, as_json=as_json)
 
 
+# ------------------------------------------------------------ impact, diff ----
+# (issue 27: rulings decided by data — docs/DATA.md 「판정 팀의 페이지」)
+def _usage_data(data: Optional[str]) -> Optional[str]:
+    if data is not None and not data.strip():
+        raise typer.BadParameter("빈 경로입니다. 데이터 폴더를 적으세요.", param_hint="--data")
+    return data
+
+
+@app.command()
+def impact(
+    draft: str = typer.Argument(..., metavar="초안",
+                                help="판정 초안 YAML: rules/rulings.yaml과 같은 형식의 판정 목록 — 새 판정, 앞선 판정의 "
+                                     "철회, 데이터에 있는 id면 그 판정의 정정."),
+    data: Optional[str] = typer.Option(None, "--data", metavar="폴더", help="초안을 얹을 데이터 폴더 (기본: 지금 데이터)."),
+    as_of: Optional[str] = typer.Option(None, "--as-of", metavar="날짜",
+                                        help="초안의 가장 늦은 날짜 대신 이 날짜로 두 번 풉니다."),
+    generated: str = typer.Option("10000", "--generated", metavar="개수",
+                                  help="생성해 푸는 작은 분쟁의 수 (기본 10000; 0이면 예시·FAQ만)."),
+    save: Optional[str] = typer.Option(None, "--save", metavar="폴더",
+                                       help="판정이 바뀐 장면마다 시나리오 YAML을 이 폴더에 씁니다 (flamer simulate로 그대로 풂)."),
+    as_json: bool = JSON_OPT,
+):
+    """판정 초안을 내기 전에, 내면 무엇이 바뀌는지 봅니다: 모든 예시·FAQ 시나리오와 생성한 작은 분쟁(전투·필드)을
+    지금 데이터로 한 번, 초안을 더해 한 번 풀어 판정이 바뀐 것을 보여 줍니다 — 예시·FAQ 먼저, 생성 분쟁은 작은 것부터.
+
+    생성 분쟁은 늘 같은 씨앗으로 만들어 같은 초안이면 같은 목록입니다. 초안이 바꾸는 결정을 묻지 않은 전투는 두 번째로
+    풀지 않습니다(결과가 같을 수밖에 없음). 초안이 잘못되면 flamer validate와 같은 오류로 종료 코드 1.
+
+    예: flamer impact 초안.yaml / flamer impact 초안.yaml --json / flamer impact 초안.yaml --save 바뀐장면/
+    """
+    data = _usage_data(data)
+    as_of = _usage_date(as_of, "--as-of")
+    from .impact import MAX_GENERATED
+
+    count = generated.strip()
+    if not count.isdigit() or int(count) > MAX_GENERATED:
+        raise typer.BadParameter(f"0부터 {MAX_GENERATED:,}까지의 정수를 적으세요 (지금: {generated}).",
+                                 param_hint="--generated")
+
+    def go():
+        from . import render  # noqa: F401 - the edge words coded problems (errors.use_wording)
+        from .impact import impact as do_impact
+        from .verdicts import changed_line
+
+        out = do_impact(draft, root=data, as_of=as_of, generated=int(count), display=draft)
+        if save:
+            _save_scenarios(save, out["changed"])
+        if as_json:
+            _emit(out, True)
+            return
+        lines = [changed_line(c["before"].splitlines(), c["after"].splitlines()) for c in out["changed"]]
+        _emit(out, False, "cli/impact.txt.j2", lines=lines, saved=save)
+
+    _run(go, as_json=as_json)
+
+
+@app.command()
+def diff(
+    a: str = typer.Argument(..., metavar="이전", help="날짜(2026-09-23, 9/23: 그날까지의 판정) 또는 데이터 폴더."),
+    b: str = typer.Argument(..., metavar="이후", help="날짜 또는 데이터 폴더 (이전 쪽과 견줄 쪽)."),
+    data: Optional[str] = typer.Option(None, "--data", metavar="폴더", help="날짜로 적은 쪽이 읽는 데이터 폴더 (기본: 지금 데이터)."),
+    fmt: str = typer.Option("text", "--format", metavar="형식", autocompletion=complete.choices(complete.FORMATS),
+                            help="text(기본), md(마크다운 소식지), html(한 장짜리 소식지 페이지)."),
+    as_json: bool = JSON_OPT,
+):
+    """두 날짜, 또는 두 데이터 폴더 사이에 무엇이 바뀌었는지: 조항(더함·뺌·문안·번호), 판정(새 판정·철회), 카드,
+    그리고 판정이 바뀐 예시·FAQ. --format md|html은 새 핸드북과 함께 올리는 업데이트 소식지입니다.
+
+    조항은 id로 맞추므로 자리만 옮긴 조항은 '번호가 바뀐 조항'입니다. 폴더는 그 데이터의 가장 늦은 판정 날짜로 읽습니다.
+
+    예: flamer diff 2026-09-23 2026-09-25 / flamer diff 지난판/ . --format md > 소식지.md
+    """
+    fmt = _usage_format(fmt, _FORMATS)
+    data = _usage_data(data)
+
+    def go():
+        from .diff import bulletin_view, diff as do_diff, public
+
+        out = do_diff(a, b, root=data)
+        view = bulletin_view(out)
+        if as_json:
+            _emit(public(out), True)
+            return
+        from .render import render
+        from .terminal import clean
+
+        template = {"text": "cli/diff.txt.j2", "md": "diff/bulletin.md.j2", "html": "diff/bulletin.html.j2"}[fmt]
+        sys.stdout.write(clean(render(template, data=public(out), view=view), html=fmt == "html"))
+
+    _run(go, as_json=as_json)
+
+
+def _save_scenarios(folder: str, rows: list) -> None:
+    """Each changed case's scenario as FOLDER/<id>.yaml (flamer simulate runs it as it stands)."""
+    import yaml
+
+    from .errors import BadInput, os_reason
+    from .outfile import write_text
+
+    if not folder.strip():
+        raise BadInput("--save: 빈 경로입니다. 시나리오를 쓸 폴더를 적으세요.")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(f"--save {folder}: 폴더를 만들 수 없습니다 ({os_reason(exc)}).") from None
+    for row in rows:
+        name = row["id"].replace("#", "-") + ".yaml"
+        text = f"# {row['source']} {row['id']}\n" + yaml.safe_dump(row["scenario"], allow_unicode=True, sort_keys=False)
+        write_text(os.path.join(folder, name), text, option="--save")
+
+
 # ---------------------------------------------------------------- scenario ----
 scenario_app = typer.Typer(
     rich_markup_mode=None,

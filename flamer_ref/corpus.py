@@ -38,7 +38,7 @@ ABILITY_KINDS = ("sp", "entry", "effect", "other")
 STATS = ("lv", "hp", "atk", "cost")
 RULING_STATUS = {
     "confirmed": "확정", "corrected": "정정", "revised": "개정", "abolished": "폐지",
-    "introduced": "도입", "codified": "명문화", "followup": "후속",
+    "introduced": "도입", "codified": "명문화", "followup": "후속", "withdrawn": "철회",
 }
 EXAMPLE_TYPES = {"rulebook": "룰북 예시", "board": "보드 상황 상세 예시", "figure": "그림보드 예시",
                  "reasoned": "규칙에서 따라 나오는 판정 (룰북 예시 아님)"}
@@ -61,6 +61,7 @@ SCHEMAS: dict[str, dict[str, tuple[tuple, bool]]] = {
                "label": ((_S,), True), "title": ((_S,), True), "summary": ((_S,), True),
                "clauses": ((_L,), True), "supersedes": ((_S, _N), False),
                "earlier_rule": ((_S, _N), False), "source": ((_L, _S), True),
+               "sets": ((_D,), False), "withdraws": ((_L,), False),
                "editor_note": ((_S, _N), False)},
     "faq": {"id": ((_S,), True), "question": ((_S,), True), "answer": ((_S,), True),
             "clauses": ((_L,), True), "source": ((_S,), True), "keywords": ((_L,), False),
@@ -626,6 +627,44 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
     return load.finish()
 
 
+def parse_with_draft(root: Path | str | None, draft: Path | str, display: str | None = None) -> tuple["Corpus", list, list]:
+    """The data tree `root` as if the draft's rulings were published: a draft is a YAML file with a `rulings:`
+    list in the format of rules/rulings.yaml (new rulings, withdrawals; a ruling with the id of one in the
+    data replaces it — a correction). Checked as strictly as the data (problems name the draft file and its
+    lines). Returns (corpus, the draft's ruling ids in order, the ids it corrects). Never cached."""
+    from .yamlio import read_yaml
+
+    root, files, _stem = _paths(root)
+    display = display or str(draft)
+    _check_tree(root, files)
+    load = _Loading(root)
+    for path, doc in _read_files(load, files):
+        load.document(path, doc)
+    doc = read_yaml(Path(draft), display)
+    chk = _Checker(display, load.printed)
+    ids: list[str] = []
+    corrected: list[str] = []
+    items = doc.get("rulings") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict) or set(doc) - {"rulings"} or not isinstance(items, list):
+        chk.add(doc if isinstance(doc, dict) else None, None, "판정 초안은 'rulings:' 목록 하나만 담은 YAML이어야 "
+                "합니다 (rules/rulings.yaml과 같은 형식).", "rulings:\n- id: ruling.YYYY-MM-DD.이름 … 형식으로 적으세요")
+    else:
+        for item in items:
+            rid = item.get("id") if isinstance(item, dict) else None
+            if isinstance(rid, str):
+                ids.append(rid)
+                if rid in load.corpus.rulings and rid not in corrected:  # a correction: the draft's replaces it
+                    corrected.append(rid)
+                    del load.corpus.rulings[rid]
+                    load.seen_ids.pop(rid, None)
+        if not items:
+            chk.add(doc, "rulings", "판정 초안에 판정이 하나도 없습니다.", "새 판정이나 철회를 적으세요")
+        load._records(chk, {"rulings": items})
+    load.problems.extend(chk.problems)
+    load.check_across()
+    return load.finish(), ids, corrected
+
+
 _TOP_KEYS = {"sources": "source", "rulings": "ruling", "faq": "faq", "terms": "term", "examples": "example",
              "cards": "card", "timings": "timing", "synonyms": "synonym", "phrasings": "phrasing"}
 
@@ -832,6 +871,7 @@ class _Loading:
             _check_synonym_terms(corpus, problems)
         self._check_phrasings()
         self._check_references()
+        _check_ruling_history(corpus, problems)
 
     def _check_phrasings(self) -> None:
         """Players' questions only for entries that can answer them."""
@@ -903,8 +943,14 @@ def _load_item(corpus: Corpus, chk: _Checker, schema: str, item, where, claim_id
             rec["source"] = chk.str_list(item, "source", where)
             rec.setdefault("supersedes", None)
             rec.setdefault("earlier_rule", None)
+            rec["sets"] = _ruling_sets(chk, item, where)
+            rec["withdraws"] = chk.str_list(item, "withdraws", where)
+            # where the record and its keys are (the checks of decisions and withdrawals cite them)
+            rec["at"] = {"file": chk.file, "line": item.line,
+                         **{k: _line(item, k) for k in ("date", "sets", "withdraws", "clauses") if k in item}}
             ref(chk, item, "clauses", "clause", rec["clauses"])
             ref(chk, item, "source", "source", rec["source"])
+            ref(chk, item, "withdraws", "ruling", rec["withdraws"])
             corpus.rulings[item["id"]] = rec
     elif schema == "faq":
         if claim_id(chk, item, "id", item["id"], "FAQ"):
@@ -970,6 +1016,79 @@ def _load_item(corpus: Corpus, chk: _Checker, schema: str, item, where, claim_id
             rows.append(plain(row))
         if ok and claim_id(chk, item, "id", item["id"], "타이밍"):
             corpus.timings[item["id"]] = {"id": item["id"], "title": item["title"], "match": plain(m), "rows": rows}
+
+
+#: a decision's name in a ruling's `sets:` (the engine's catalogue names them: engine/decisions.py)
+_DECISION_RE = re.compile(r"(?=.{1,80}\Z)[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def _ruling_sets(chk: _Checker, item, where: str) -> dict:
+    """A ruling's `sets:` — {decision: value}: kebab-case names, each a true/false or an integer. Whether the
+    engine names such a decision and takes that value is the engine's check (engine.decisions.check)."""
+    value = item.get("sets")
+    if value is None:
+        return {}
+    out = {}
+    for name, v in value.items():
+        if not isinstance(name, str) or not _DECISION_RE.fullmatch(name):
+            chk.add(value, name, f"{where}.sets: 결정 이름 {josa(repr(name), '이/가')} 올바르지 않습니다: 영문 소문자, "
+                    "숫자와 '-'만 씁니다.", "docs/ENGINE.md의 결정 목록에 있는 이름을 적으세요 (예: step7-sweeps-settled)")
+        elif v is None or not isinstance(v, (bool, int)):
+            chk.add(value, name, f"{where}.sets.{name}: 값은 true/false나 정수여야 합니다 (지금: {_shown(v)}).",
+                    "그 결정이 받는 값을 적으세요 (docs/ENGINE.md의 결정 목록)")
+        else:
+            out[name] = v
+    return out
+
+
+def _check_ruling_history(corpus: Corpus, problems: list) -> None:
+    """What only the whole rulings table shows: a withdrawal dated before the ruling it withdraws, a ruling
+    that withdraws itself or a cycle of withdrawals, and two rulings that set one decision on one day to
+    different values (neither withdrawing the other) — which of them holds that day could not be said."""
+    from .inforce import withdrawal_cycle
+
+    rulings = corpus.rulings
+    before = len(problems)
+    for wid, w in rulings.items():
+        at = w.get("at") or {}
+        for rid in w.get("withdraws") or ():
+            r = rulings.get(rid)
+            if r is None:
+                continue  # an unknown id: reported with the references
+            if rid == wid:
+                problems.append(Problem(at.get("file", ""), at.get("withdraws"), "withdraws",
+                                        f"판정 {josa(repr(wid), '이/가')} 자기 자신을 철회합니다.",
+                                        "withdraws에서 자기 id를 지우세요"))
+            elif w["date"] < r["date"]:
+                problems.append(Problem(at.get("file", ""), at.get("withdraws"), "withdraws",
+                                        f"판정 {josa(repr(wid), '은/는')} {w['date']}의 판정인데, 철회하는 판정 "
+                                        f"{josa(repr(rid), '은/는')} 그보다 늦은 {r['date']}의 판정입니다 — 아직 나오지 않은 "
+                                        "판정은 철회할 수 없습니다.",
+                                        f"철회하는 판정의 date를 {r['date']} 이후로 고치거나, withdraws에서 "
+                                        f"{josa(repr(rid), '을/를')} 지우세요"))
+    if len(problems) == before:
+        cycle = withdrawal_cycle(rulings)
+        if cycle:
+            first = rulings[cycle[0]].get("at") or {}
+            problems.append(Problem(first.get("file", ""), first.get("withdraws"), "withdraws",
+                                    f"판정들이 서로를 철회합니다: {' → '.join(cycle)}.",
+                                    "철회는 앞선 판정 하나를 뒤의 판정이 거두는 것입니다 — 한쪽의 withdraws를 지우세요"))
+    by_day: dict[tuple[str, str], list[tuple[str, object]]] = {}
+    for rid, r in rulings.items():
+        for name, v in (r.get("sets") or {}).items():
+            by_day.setdefault((r["date"], name), []).append((rid, v))
+    for (date, name), setters in by_day.items():
+        for (a, va), (b, vb) in zip(setters, setters[1:]):
+            if va == vb and type(va) is type(vb):
+                continue
+            if b in (rulings[a].get("withdraws") or ()) or a in (rulings[b].get("withdraws") or ()):
+                continue
+            at = rulings[b].get("at") or {}
+            problems.append(Problem(at.get("file", ""), at.get("sets"), f"sets.{name}",
+                                    f"{date}의 두 판정이 결정 '{name}'을 서로 다른 값으로 정합니다: {a} → {va!r}, "
+                                    f"{b} → {vb!r}. 그날 어느 쪽이 적용되는지 정할 수 없습니다.",
+                                    "한 판정으로 합치거나, 정정이면 앞의 판정을 고치세요 (또는 뒤의 판정이 withdraws로 "
+                                    "앞의 판정을 철회하게 하세요)"))
 
 
 def _load_card(corpus: Corpus, chk: _Checker, item, where, ref, plain):

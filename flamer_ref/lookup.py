@@ -27,17 +27,25 @@ def check_date(value: str | None, what: str = "--as-of") -> str | None:
 
 
 # ----------------------------------------------------------------- rulings ----
-def ruling_view(r: dict) -> dict:
+def ruling_view(r: dict, corpus: Corpus | None = None) -> dict:
+    """A ruling as the lookups show it; with the corpus, its withdrawals: `withdraws` (the ids it withdraws)
+    and `withdrawn_by` ({id, date} of the ruling that withdraws it, in the data's history, or None)."""
+    from .inforce import withdrawal
+
     return {
         "id": r["id"], "date": r["date"], "status": r["status"], "status_ko": RULING_STATUS[r["status"]],
         "label": r["label"], "title": r["title"], "summary": r["summary"], "clauses": list(r["clauses"]),
         "supersedes": r.get("supersedes"), "earlier_rule": r.get("earlier_rule"), "source": list(r["source"]),
+        "withdraws": list(r.get("withdraws") or ()),
+        "withdrawn_by": withdrawal(corpus.rulings, r["id"]) if corpus is not None else None,
     }
 
 
 def rulings(corpus: Corpus, since: str | None = None, until: str | None = None) -> dict:
+    """The rulings dated between since and until, oldest first — withdrawn ones too, each with its
+    withdrawal (`withdrawn_by`: the ruling that withdraws it and its date, whenever that is)."""
     since, until = check_date(since, "--since"), check_date(until, "--until")
-    out = [ruling_view(r) for r in corpus.rulings.values()
+    out = [ruling_view(r, corpus) for r in corpus.rulings.values()
            if (since is None or r["date"] >= since) and (until is None or r["date"] <= until)]
     return {"since": since, "until": until, "rulings": out}
 
@@ -146,21 +154,39 @@ def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
         parent = rule(corpus, it["clause"], as_of)
         return {**parent, "interpretation": {"id": it["id"], "number": it.get("number"), "title": it["title"],
                                              "text": it["text"], "basis": it["basis"], "label": "해석 (공식 판정 아님)"}}
+    from .inforce import InForce
+
+    on = InForce(corpus.rulings, as_of)
     if rule_id in corpus.rulings:
         r = corpus.rulings[rule_id]
-        return {**ruling_view(r), "kind": "ruling", "text": r["summary"], "as_of": as_of,
-                "in_force": r["date"] <= as_of, "source_titles": corpus.source_title(r["source"]),
+        return {**ruling_view(r, corpus), "kind": "ruling", "text": r["summary"], "as_of": as_of,
+                "in_force": on(rule_id), "source_titles": corpus.source_title(r["source"]),
                 "clause_titles": [clause_ref(corpus, c) for c in r["clauses"]]}
     c = corpus.clauses[rule_id]
     touching = corpus.rulings_for(rule_id)
-    in_force = [r for r in touching if r["date"] <= as_of]
+    in_force = [r for r in touching if on(r["id"])]
     later = [r for r in touching if r["date"] > as_of]
+    withdrawn = [r for r in touching if r["date"] <= as_of and not on(r["id"])]
     text, text_status = c["text"], "current"
     earlier_by_ruling = {e["ruling"]: e["text"] for e in c["earlier"]}
     note = None
-    if later:
-        first = later[0]
-        if first["id"] in earlier_by_ruling:
+    # the clause's text as on as_of: before the oldest ruling that is not in force that day (a later one,
+    # or one withdrawn by then — the rule is then as it was without it)
+    not_now = sorted(later + withdrawn, key=lambda r: (r["date"], r["id"]))
+    if not_now:
+        first = not_now[0]
+        gone = on.withdrawn_by(first["id"]) if first in withdrawn else None
+        if gone is not None and first["id"] in earlier_by_ruling:
+            w = corpus.rulings[gone]
+            text, text_status = earlier_by_ruling[first["id"]], "earlier"
+            note = (f"{as_of} 기준 문안입니다. {first['date']} {first['label']} 판정({first['title']})은 "
+                    f"{w['date']} {w['label']} 판정({w['title']})으로 철회되었습니다.")
+        elif gone is not None:
+            w = corpus.rulings[gone]
+            text_status = "earlier-unknown"
+            note = (f"{first['date']} {first['label']} 판정({first['title']})은 {w['date']}에 철회되었는데, 그 판정 "
+                    "이전의 문안은 룰북에 없습니다(미상). 아래는 현재 문안입니다.")
+        elif first["id"] in earlier_by_ruling:
             text, text_status = earlier_by_ruling[first["id"]], "earlier"
             note = f"{as_of} 기준 문안입니다. {first['date']} {first['label']}({first['title']})로 바뀌었습니다."
         else:
@@ -173,8 +199,9 @@ def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
         "text_status": text_status, "as_of": as_of,
         "note": note, "section": c["section"], "section_title": section["title"],
         "source": corpus.source_title(c["source"]), "source_ids": list(c["source"]),
-        "rulings": [ruling_view(r) for r in in_force],
-        "later_rulings": [ruling_view(r) for r in later],
+        "rulings": [ruling_view(r, corpus) for r in in_force],
+        "later_rulings": [ruling_view(r, corpus) for r in later],
+        "withdrawn_rulings": [ruling_view(r, corpus) for r in withdrawn],
         "see_also": [clause_ref(corpus, s) for s in c["see_also"]],
         "interpretations": [{"id": i, "number": corpus.interpretations[i].get("number"),
                              "title": corpus.interpretations[i]["title"],

@@ -252,6 +252,34 @@ def rule_no(cid: str) -> str:
     return f"조항 {(rec or {}).get('number') or cid}"
 
 
+def ruling_date(rid) -> str:
+    """A ruling's date as the data says it (the loaded data: a message names the day from rules/rulings.yaml,
+    never from the ruling's id); '날짜 미상' when the data has no such ruling."""
+    corpus = _corpus_in_use()
+    rec = corpus.rulings.get(rid) if corpus is not None and isinstance(rid, str) else None
+    return rec["date"] if rec else "날짜 미상"
+
+
+def ruling_label(rid) -> str:
+    """A ruling's label as the data says it (확정, 명문화, 개정 …), '' when the data has no such ruling."""
+    corpus = _corpus_in_use()
+    rec = corpus.rulings.get(rid) if corpus is not None and isinstance(rid, str) else None
+    return rec["label"] if rec else ""
+
+
+def decision_ruling(name: str, as_of: str):
+    """The ruling an explanation cites for decision `name` on `as_of` (engine/decisions.py), from the loaded
+    data: for words about a decision whose event names no ruling (a retirement under '영구 적용')."""
+    from .engine.decisions import rules_at
+    from .errors import DataError
+
+    corpus = _corpus_in_use()
+    try:
+        return rules_at(corpus, as_of).peek(name).cite if corpus is not None and as_of else None
+    except (DataError, KeyError):
+        return None
+
+
 def _cost_verbs(corpus) -> dict:
     """Card → how the rulebook words paying its cost: 헌납 where the card's cost is worded so in
     cards/effects.yaml (`choose: {cost: 헌납할 …}` — 진내폭격, 피 땀 눈물; the pages say '진내폭격의 헌납'),
@@ -328,6 +356,9 @@ def environment():
     env.globals["cost_verb"] = cost_verb  # 진내폭격의 헌납, 기폭의 개미 파괴
     env.globals["cost_cards"] = cost_cards  # piece paid as a cost → its declaration's card
     env.globals["rule_no"] = rule_no  # '조항 4.8' for an id (the loaded data's number), in messages made without a corpus
+    env.globals["ruling_date"] = ruling_date  # a ruling's date from the loaded data
+    env.globals["ruling_label"] = ruling_label
+    env.globals["decision_ruling"] = decision_ruling
     env.globals["diagram"] = _diagram
     env.globals["verdict"] = _verdict
     env.globals["game_round"] = game_round_view  # one round of a game in kind round's shape

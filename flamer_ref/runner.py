@@ -243,9 +243,9 @@ def compare_turn(scn, corpus, base: str, other: str) -> dict:
 class _Resolutions:
     """The resolutions of one combat scenario under different rulings in force (dates, forced
     rulings), the engine run once for each different course. The engine depends on the date only
-    through the rulings it consults (Engine.in_force), and records each: a resolution whose
-    consulted rulings all answer the same under other dates and overrides is, step by step, the
-    resolution there too (only `as_of` differs). So --compare resolves a scenario once when no
+    through the decisions it asks (engine/decisions.py, the one service for every room), and records
+    each: a resolution whose consulted decisions all answer the same under other dates and overrides
+    is, step by step, the resolution there too (only `as_of` differs). So --compare resolves a scenario once when no
     ruling it consults changes between the dates, and forcing the one ruling that does is the later
     date's resolution again."""
 
@@ -260,18 +260,16 @@ class _Resolutions:
             raise exc
         return exc.message
 
-    def _answer(self, rid: str, as_of: str, overrides: dict | None) -> bool:
-        if overrides and rid in overrides:
-            return overrides[rid]
-        r = self.corpus.rulings.get(rid)
-        return as_of >= (r["date"] if r else rid.split(".")[1])  # as Engine.in_force
-
     def result(self, as_of: str, overrides: dict | None = None):
         """The CombatResult at `as_of` with `overrides`; raises DataError / Forbidden as simulate does."""
         from dataclasses import replace
 
+        from .engine.decisions import rules_at
+
+        now = rules_at(self.corpus, as_of, overrides)
         for was, forced, res in self.done:
-            if all(self._answer(x, as_of, overrides) == self._answer(x, was, forced) for x in res.rulings_consulted):
+            then = rules_at(self.corpus, was, forced)
+            if all(now.peek(d).same(then.peek(d)) for d in res.decisions_consulted):
                 return res if res.as_of == as_of else replace(res, as_of=as_of)
         res = simulate(self.scn, self.corpus, as_of=as_of, overrides=overrides)
         self.done.append((as_of, overrides, res))

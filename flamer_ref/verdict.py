@@ -95,7 +95,7 @@ def _cell_clauses(data: dict, cell: str, c: dict, by_cell: dict | None = None) -
         if e["type"] == "vacated" and e.get("continues"):
             add(e.get("rule"), e.get("ruling"))
     for e in evs:
-        if e["type"] == "sweep" and (e.get("applies") or e.get("why") == "no-attack-executed"):
+        if e["type"] == "sweep" and (e.get("applies") or e.get("why") in ("no-attack-executed", "ruling")):
             add(e.get("rule"), e.get("ruling"), e.get("interpretation"))
     caps = [e for e in evs if e["type"] in ("capture", "fragment") and e.get("reason") in ("hp", "settled-hit")]
     # the capture that took the loser's last piece decides most; then the other kinds of capture

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from flamer_ref.corpus import load
+from flamer_ref.engine.decisions import rules_at
 from flamer_ref.engine.fieldplay import FieldPlay
+
+
+def on(as_of):
+    """The decisions the bundled rulings set on `as_of` (what FieldPlay follows)."""
+    return rules_at(load(), as_of)
 
 
 @pytest.fixture(scope="module")
@@ -16,7 +22,7 @@ def db():
 
 def play(db, initial, actions, as_of="2026-09-25"):
     f = FieldPlay(db, [None if x is None else (x, True) if isinstance(x, str) else (x["set"], False)
-                       for x in initial], as_of)
+                       for x in initial], on(as_of))
     for i, a in enumerate(actions):
         if "place" in a:
             f.place(i, a["place"], a.get("slot", 0), a.get("face", "up") == "up")
@@ -92,7 +98,7 @@ def test_exhausted_kind_frees_its_slot_and_ends_its_effects(db):
     assert r.levels["수문장"] == 6
     from flamer_ref.engine.fieldplay import FieldPlay
 
-    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], "2026-09-25")
+    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], on("2026-09-25"))
     f.exhausted(0, 3)
     f.exhausted(1, 5)
     r = f.result()
@@ -118,11 +124,11 @@ def test_a_covered_face_down_piece_card_comes_back_face_down(db):
 
 def test_before_the_revision_removal_and_bonds_were_permanent_too(db):
     # '영구 적용' (earlier rule of ruling.2026-09-04): kept after retirement *or removal*
-    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], "2026-09-03")
+    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], on("2026-09-03"))
     f.exhausted(0, 3)
     r = f.result()
     assert r.slots[2]["top"] is None and r.levels["수문장"] == 6
-    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], "2026-09-04")
+    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], on("2026-09-04"))
     f.exhausted(0, 3)
     assert f.result().levels["수문장"] == 3
     r = play(db, ["개미", "증폭기", None, None, None], [{"place": "재부팅", "slot": 2, "face": "down"}],
@@ -135,7 +141,7 @@ def test_before_the_revision_removal_and_bonds_were_permanent_too(db):
 def test_removing_a_top_piece_card_uncovers_the_card_below(db):
     # a piece card set face down on another and activated, then removed (kind exhausted): the
     # covered card comes back as when the top card is trashed
-    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], "2026-09-25")
+    f = FieldPlay(db, [("수문장", True), ("장인", True), ("별마대", True), None, None], on("2026-09-25"))
     f.place(0, "거신", 3, False)
     f.activate(1, 3)
     f.next_round(2)

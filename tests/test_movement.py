@@ -18,8 +18,13 @@ SP = {("잠복군", "비행"): SpMove("비행", 2), ("질풍", "질주"): SpMove
 
 
 def run(pieces, activate, moves, first_round=False, board=BOARD):
+    from flamer_ref.corpus import load
+    from flamer_ref.engine.decisions import rules_at
+
+    corpus = load()  # the ruling an enemy cell's stop cites: the one the data names for enemy-cell-stops-move
+    stop = rules_at(corpus, corpus.latest_date()).ask("enemy-cell-stops-move").cite
     orders = [MoveOrder(i, m[0], tuple(m[1]), m[2] if len(m) > 2 else None) for i, m in enumerate(moves)]
-    return resolve_moves(pieces, board, "A", activate, orders, SP, first_round)
+    return resolve_moves(pieces, board, "A", activate, orders, SP, first_round, enemy_stop=stop)
 
 
 def reasons(res):

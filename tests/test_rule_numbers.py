@@ -126,7 +126,8 @@ def test_json_of_a_clause_gains_number_and_keeps_its_shape():
     assert obj["number"] == "6.26"
     assert set(obj) == {"kind", "id", "number", "title", "text", "text_status", "as_of", "note", "section",
                         "section_title", "source", "source_ids", "rulings", "later_rulings", "see_also",
-                        "interpretations", "faq", "examples", "keywords"}
+                        "interpretations", "faq", "examples", "keywords",
+                        "withdrawn_rulings"}  # issue 27: rulings withdrawn by as_of
     assert all(set(s) == {"id", "title", "number"} for s in obj["see_also"])
     assert obj["faq"] == [] or all(isinstance(f, str) for f in obj["faq"])
 

@@ -8,8 +8,8 @@ Order of play
 -------------
 1. setup — field effects (별마대 병풍) when `field:` is given.
 2. response turn — the declarations in file order: who may declare (the
-   defender opens; a 맞대응 only on a response cell, and only as of
-   2026-09-19), what (a set (대응) card / a settled piece's (대응) SP, flipped
+   defender opens; a 맞대응 only on a response cell, and only while the decision
+   counter-with-set-cards / counter-with-piece-sp allows it), what (a set (대응) card / a settled piece's (대응) SP, flipped
    at once), player-chosen targets and cells fixed, costs paid.
 3. combats in the attacker's order (`combat_order`, else sorted cells — the
    result says so in `assumed`): step 1 (전투) cards, step 2 the whole stack
@@ -28,13 +28,13 @@ from typing import Iterable
 
 from ..errors import DataError, Forbidden, Problem
 from . import effects as fx
+from .decisions import Answer, rules_at
 from .fieldplay import bond_partners, screen_target
 from .probe import PROBE, unknown_key
 from .result import CellResult, CombatResult, Event
 from .scenario import Declaration, PieceSpec, Scenario, cell_sort_key
 from .types import (
-    CELL_LIMIT, MAX_ROUNDS, R_COUNTER, REMOTE_SP, R_EXPLOSIVE, R_MOBILE_STRUCTURES, R_STRUCT_IMMOVABLE, R_SWEEP, R_VACATED,
-    SIDE_LIMIT, CaptureReason, EndReason, EventType as E, FizzleReason, PieceState, Role, UnresolvedReason,
+    CELL_LIMIT, MAX_ROUNDS, REMOTE_SP, SIDE_LIMIT, CaptureReason, EndReason, EventType as E, FizzleReason, PieceState, Role, UnresolvedReason,
 )
 
 MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
@@ -58,6 +58,19 @@ def _tops(slots) -> list:
     """Field slots as the shared readings in fieldplay take them: None or (name, face_up, type)."""
     return [None if s is None else (s.card, s.face_up, s.type) for s in slots]
 FORMATION_LV = 6  # 병풍: '가장 왼쪽 카드인 수문장은 전부 Lv 6'
+
+# the decisions a dated ruling sets (engine/decisions.py): the combat asks them, never a date
+COUNTER_CARDS, COUNTER_SP = "counter-with-set-cards", "counter-with-piece-sp"
+STRUCT_IMMOVABLE, EXPLOSIVE_COST = "structures-immovable-by-effects", "explosive-destroy-is-cost"
+VACATED, COST_EMPTIED = "vacated-combat-continues", "cost-emptied-cell-fights"
+MOBILE_STRUCTURES, SWEEP = "mobile-structures-attack", "step7-sweeps-settled"
+UNCOVER_ENTRY, SAME_ROUND = "uncover-is-entry", "same-round-uncover-stays-settled"
+ENTRY_ENDS = "entry-effect-ends-with-card"
+
+
+def _withdrawn(a: Answer) -> dict:
+    """The key a gap or a refusal adds when it cites a withdrawal: the ruling withdrawn."""
+    return {"withdrawn": a.withdrawn} if a.withdrawn else {}
 
 
 # ------------------------------------------------------------ runtime state ----
@@ -138,9 +151,10 @@ class Engine:
                  overrides: dict[str, bool] | None = None, budget=None):
         self.scn = scn
         self.budget = budget  # a game record's shared budget (engine/budget.py), or None
-        self.overrides = dict(overrides or {})
         self.corpus = corpus
         self.as_of = as_of
+        # the decisions the dated rulings set, on this day (engine/decisions.py); it records what was asked
+        self.rules = rules_at(corpus, as_of, overrides)
         self.effects = effects
         self.order_override = tuple(combat_order) if combat_order is not None else None
         self.attacker, self.defender = scn.attacker, scn.defender
@@ -167,9 +181,8 @@ class Engine:
         self.prisoners: dict[str, list[str]] = {scn.attacker: [], scn.defender: []}
         self.fragments: list[str] = []
         self.removed: list[str] = []
-        self.consulted: list[str] = []
         self.stack: list[_Decl] = []
-        self.ended: set[str] = set()  # cells whose combat ended on the spot (before 2026-09-24)
+        self.ended: set[str] = set()  # cells whose combat ended on the spot (vacated-combat-continues false)
         self.cells_out: list[CellResult] = []
         self.vacated_cause: dict[str, str] = {}
         self._combat_cells: set[str] = set()
@@ -179,18 +192,15 @@ class Engine:
         self.rounds_used = 0  # rounds of every cell so far (MAX_TOTAL_ROUNDS)
 
     # ----------------------------------------------------------- helpers ----
-    def in_force(self, ruling_id: str) -> bool:
-        if ruling_id not in self.consulted:
-            self.consulted.append(ruling_id)
-        if ruling_id in self.overrides:
-            return self.overrides[ruling_id]
-        r = self.corpus.rulings.get(ruling_id)
-        date = r["date"] if r else ruling_id.split(".")[1]
-        return self.as_of >= date
+    def ask(self, decision: str) -> Answer:
+        """What a decision is on this day and which ruling the explanation cites (recorded as consulted)."""
+        return self.rules.ask(decision)
 
-    def ruling_date(self, ruling_id: str) -> str:
-        r = self.corpus.rulings.get(ruling_id)
-        return r["date"] if r else ruling_id.split(".")[1]
+    def rule_gap(self, a: Answer, **kw) -> None:
+        """A `ruling-not-in-force` gap: the decision is unknown on this day (the ruling that settles it is
+        later, or withdrawn) and the engine computed with its reading (Decision.while_unknown). `kw` holds
+        `ruling=a.cite` where the gap's keys put it."""
+        self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, **kw, **_withdrawn(a))
 
     def emit(self, type_: E, **kw) -> None:
         self.events.append(Event.make(type_._value_, **kw))  # (_value_: the enum's value, read directly)
@@ -527,16 +537,19 @@ class Engine:
         timing = "대응" if phase == "response" else "전투"
         role = self.role(d.side)
         counter = phase == "response" and role is Role.ATTACKER
-        if counter and not self.in_force(R_COUNTER):
-            # the page dates the 맞대응 exception for set (대응) cards (its earlier rule: only in the
-            # opponent's round); whether a settled piece's (대응) SP could counter before it, the pages
-            # do not say: declared under the current rule and reported as a gap
-            special = d.card is not None and self.corpus.cards[d.card]["type"] == "special"
-            if special or d.card is None:
-                raise self.forbid("counter-before-ruling", "response.opener", d, "side", ruling=R_COUNTER,
-                                  side=d.side, as_of=self.as_of, date=self.ruling_date(R_COUNTER))
-            self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, ruling=R_COUNTER, index=d.index, side=d.side,
-                     card=d.card, rule="response.counter.requirements")
+        counter_rule = None
+        if counter:
+            # the page dates the 맞대응 exception for set (대응) cards (counter-with-set-cards; its earlier rule:
+            # only in the opponent's round); whether a settled piece's (대응) SP could counter before it, the
+            # pages do not say (counter-with-piece-sp: declared under its reading and reported as a gap)
+            special = d.card is None or self.corpus.cards[d.card]["type"] == "special"
+            counter_rule = self.ask(COUNTER_CARDS if special else COUNTER_SP)
+            if not counter_rule.applied:
+                raise self.forbid("counter-before-ruling", "response.opener", d, "side", ruling=counter_rule.cite,
+                                  side=d.side, as_of=self.as_of, date=counter_rule.date, **_withdrawn(counter_rule))
+            if not counter_rule.known:
+                self.rule_gap(counter_rule, ruling=counter_rule.cite, index=d.index, side=d.side, card=d.card,
+                              rule="response.counter.requirements")
         ability = None
         card = None
         edef = None
@@ -644,7 +657,7 @@ class Engine:
                   target=decl.target_id, chosen_cell=chosen, applies=list(applies), counter=counter,
                   effect=[pr.describe() for pr in effect], inline=inline, effect_known=not unknown)
         if phase == "response":
-            rule, ruling = ("response.counter", R_COUNTER) if counter else (
+            rule, ruling = ("response.counter", counter_rule.cite) if counter else (
                 "response.opener" if d.index == 0 else "response.declare.order", None)
             self.emit(E.DECLARE, phase="response", **ev, rule=rule, ruling=ruling)
         else:
@@ -719,11 +732,11 @@ class Engine:
 
     def _check_move(self, d: Declaration, p: _P, to: str) -> None:
         if p.spec.structure:
-            if self.in_force(R_STRUCT_IMMOVABLE):
-                raise self.forbid("structure-cannot-move", "move.structures", d, "effect",
-                                  ruling=R_STRUCT_IMMOVABLE, piece=p.id)
-            self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, ruling=R_STRUCT_IMMOVABLE, piece=p.id,
-                     rule="move.structures")
+            a = self.ask(STRUCT_IMMOVABLE)
+            if a.applied:
+                raise self.forbid("structure-cannot-move", "move.structures", d, "effect", ruling=a.cite, piece=p.id)
+            if not a.known:
+                self.rule_gap(a, ruling=a.cite, piece=p.id, rule="move.structures")
         if p.cell == to:
             return
         here = self.in_cell(to)
@@ -783,11 +796,12 @@ class Engine:
             ruling = None
             rule = "response.declare.timing"
             if explosive and pid == decl.self_id:
+                # the only reading coded (Decision.values): destroyed as the cost, at declaration
                 rule = "response.cost.explosive"
-                ruling = R_EXPLOSIVE
-                if not self.in_force(R_EXPLOSIVE):
-                    self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, ruling=R_EXPLOSIVE, piece=pid,
-                             rule="response.cost.explosive")
+                a = self.ask(EXPLOSIVE_COST)
+                ruling = a.cite
+                if not a.known:
+                    self.rule_gap(a, ruling=a.cite, piece=pid, rule="response.cost.explosive")
             self._take_off(p)
             if p.spec.structure:
                 p.where = "fragment"
@@ -826,7 +840,7 @@ class Engine:
     def _slot_left(self, side: str, i: int, cell: str, step: int | None) -> None:
         """The top card of `side`'s slot i left the field (trashed, or its kind exhausted): the card it
         covered comes back at once (field.uncover: '위 카드가 폐기되면 아래 기물 카드는 복귀합니다'), its pieces
-        turn mobile at once unless it was retired in the same round (2026-09-19 후속3), and its 등장효과
+        turn mobile at once unless it was retired in the same round (same-round-uncover-stays-settled), and its 등장효과
         fires again ('다시 공개되는 것이므로 등장효과가 재발동합니다': 별마대 병풍 again, 증폭기 결속 again)
         — before the steps that follow, not after the combat."""
         under = self.slots[side][i].under
@@ -835,7 +849,12 @@ class Engine:
             return
         where = {"cell": cell, "step": step} if step is not None else {"cell": cell, "phase": "response"}
         flipped: list[str] = []
-        if under.face_up and not under.same_round:
+        stays = None  # a card retired this round: does it stay settled (same-round-uncover-stays-settled)?
+        if under.same_round:
+            stays = self.ask(SAME_ROUND)
+            if not stays.known and under.face_up:
+                self.rule_gap(stays, cell=cell, card=under.card, ruling=stays.cite, rule="field.uncover")
+        if under.face_up and not (stays is not None and stays.applied):
             for p in self.by_side.get(side, ()):
                 if p.on_board and p.card == under.card and p.state is SETTLED:
                     p.state = MOBILE
@@ -845,9 +864,15 @@ class Engine:
         self.emit(E.FIELD, **where, side=side, effect="uncover", card=under.card, slot=i + 1, source=None,
                   pieces=flipped, lv=None, face="up" if under.face_up else "down", same_round=under.same_round,
                   entry_effect=any(a["timing"] == "등장" for a in self.corpus.cards[under.card]["abilities"]),
-                  rule="field.uncover", ruling="ruling.2026-09-19.followup3" if under.same_round else None)
+                  rule="field.uncover", ruling=stays.cite if stays is not None else None)
         if not under.face_up:
             return  # a face-down set piece card comes back face down: no 등장
+        if any(a["timing"] == "등장" for a in self.corpus.cards[under.card]["abilities"]):
+            again = self.ask(UNCOVER_ENTRY)  # is coming back face up an entry (its 등장효과 again)?
+            if not again.known:
+                self.rule_gap(again, cell=cell, card=under.card, ruling=again.cite, rule="field.uncover")
+            if not again.applied:
+                return
         if under.card == BYEOLMADAE:
             self.field_effects("uncover", cell, only_side=side, step=step, rule="field.uncover")
         elif under.card == AMPLIFIER and i > 0:
@@ -873,6 +898,9 @@ class Engine:
                   lv=None, last=p.id, rule="field.kind-exhausted")
         was_face_up = slots[i].face_up
         self._slot_left(p.side, i, cell, step)
+        if was_face_up and (p.card == BYEOLMADAE or p.card == AMPLIFIER or p.card in self._bonds.get(p.side, ())):
+            if not self.ask(ENTRY_ENDS).applied:
+                return  # '영구 적용': the continuous part stays after its card left (entry-effect-ends-with-card)
         if was_face_up and p.card == BYEOLMADAE:  # 병풍 ends with its card (field.entry-effect.duration)
             self.field_effects("removed", cell, only_side=p.side, step=step, rule="field.entry-effect.duration")
         if was_face_up and self._bonds.get(p.side):
@@ -896,13 +924,13 @@ class Engine:
                 return None
             if cell in self.ended:
                 return self.fizzle(decl, at, step, FizzleReason.COMBAT_ENDED, pr, cell=cell,
-                                   rule="response.resolve.depart", ruling=R_VACATED)
+                                   rule="response.resolve.depart", ruling=self.ask(VACATED).cite)
             tgt = self.pick_target(cell, self.opp(decl.d.side), ("effect-target", None))
             if tgt is None:
                 vac = cell in self._combat_cells
                 return self.fizzle(decl, at, step, FizzleReason.NO_TARGET, pr, cell=cell,
                                    rule="response.resolve.depart" if vac else "response.fizzle",
-                                   ruling=R_VACATED if vac and self.in_force(R_VACATED) else None)
+                                   ruling=a.cite if vac and (a := self.ask(VACATED)).applied else None)
             target, level, why = tgt
             actor = self.pieces.get(decl.self_id) if decl.self_id else None
             if actor is not None and not actor.on_board:
@@ -1095,12 +1123,10 @@ class Engine:
                 continue
             ruling = None
             if p.spec.structure:
-                ruling = R_MOBILE_STRUCTURES
-                if not self.in_force(R_MOBILE_STRUCTURES):
-                    self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, cell=cell, piece=p.id, ruling=R_MOBILE_STRUCTURES,
-                             rule="combat.structures")
-                    self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk,
-                              why="ruling-not-in-force", rule="combat.structures", ruling=R_MOBILE_STRUCTURES)
+                a = self.ask(MOBILE_STRUCTURES)
+                ruling = a.cite
+                if not a.applied:
+                    self._structure_idle(a, p, cell, step, rnd, atk)
                     continue
             tgt = self.pick_target(cell, self.opp(side), ("attack-target", step))
             if tgt is None:
@@ -1113,21 +1139,28 @@ class Engine:
                      ruling=ruling, why=why)
         return changed
 
+    def _structure_idle(self, a: Answer, p: _P, cell: str, step: int, rnd: int, atk: int | None) -> None:
+        """A mobile structure that does not attack by mobile-structures-attack: unknown on this day (a gap) or
+        set so by a ruling."""
+        if not a.known:
+            self.rule_gap(a, cell=cell, piece=p.id, ruling=a.cite, rule="combat.structures")
+        self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk,
+                  why="ruling-not-in-force" if not a.known else "ruling", rule="combat.structures", ruling=a.cite,
+                  **_withdrawn(a))
+
     def _no_target(self, p: _P, cell: str, step: int, rnd: int, atk: int | None) -> None:
         cause = self.vacated_cause.get(cell)
         self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=atk, why="no-target",
                   rule={"cost": "response.cost.emptied-cell", "stack": "response.resolve.depart"}.get(
-                      cause, "combat.targeting"), ruling=R_VACATED if cause else None)
+                      cause, "combat.targeting"),
+                  ruling=self.ask(COST_EMPTIED if cause == "cost" else VACATED).cite if cause else None)
 
     def _idle_whatever_atk(self, p: _P, cell: str, side: str, step: int, rnd: int) -> bool:
         """A mobile piece whose ATK is unknown does not attack whatever its ATK: a structure while mobile
         structures do not attack yet (ruling), or no opposing piece left in the cell. Then the event is
         recorded without the ATK (None) and True is returned; False when its ATK decides."""
-        if p.spec.structure and not self.in_force(R_MOBILE_STRUCTURES):
-            self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, cell=cell, piece=p.id, ruling=R_MOBILE_STRUCTURES,
-                     rule="combat.structures")
-            self.emit(E.NO_ATTACK, cell=cell, step=step, round=rnd, actor=p.id, atk=None,
-                      why="ruling-not-in-force", rule="combat.structures", ruling=R_MOBILE_STRUCTURES)
+        if p.spec.structure and not (a := self.ask(MOBILE_STRUCTURES)).applied:
+            self._structure_idle(a, p, cell, step, rnd, None)
             return True
         if not self.in_cell(cell, self.opp(side)):
             self._no_target(p, cell, step, rnd, None)
@@ -1165,7 +1198,7 @@ class Engine:
             cause = self.vacated_cause.setdefault(cell, "stack")
             self.emit(E.VACATED, cell=cell, step=1, side=vac_before, cause=cause, continues=True,
                       rule="response.cost.emptied-cell" if cause == "cost" else "response.resolve.depart",
-                      ruling=R_VACATED)
+                      ruling=self.ask(COST_EMPTIED if cause == "cost" else VACATED).cite)
         # step 2 — the response stack, in the first combat only
         resolved_here = False
         if first and self.stack:
@@ -1173,10 +1206,10 @@ class Engine:
             for decl in reversed(self.stack):
                 self.resolve(decl, cell, 2)
                 if (cell not in self.ended and vac is None and self.vacated_side(cell) is not None
-                        and not self.in_force(R_VACATED)):
+                        and not (a := self.ask(VACATED)).applied):
                     self.ended.add(cell)
                     self.emit(E.VACATED, cell=cell, step=2, side=self.vacated_side(cell), cause="stack",
-                              continues=False, rule="response.resolve.depart", ruling=R_VACATED)
+                              continues=False, rule="response.resolve.depart", ruling=a.cite)
             resolved_here = True
         else:
             self.step(cell, 2, empty=True, why="resolved-earlier" if not first else "no-stack",
@@ -1187,7 +1220,7 @@ class Engine:
         if vac2 is not None and vac is None:
             self.vacated_cause[cell] = "stack"
             self.emit(E.VACATED, cell=cell, step=2, side=vac2, cause="stack", continues=True,
-                      rule="response.resolve.depart", ruling=R_VACATED)
+                      rule="response.resolve.depart", ruling=self.ask(VACATED).cite)
         # step 3 — (전투) SP
         self.step(cell, 3)
         self.sp_step(cell)
@@ -1416,7 +1449,8 @@ class Engine:
                   survivors=left,
                   rule=rule or {EndReason.STANDOFF: "combat.standoff", EndReason.STALEMATE: "interp.stalemate",
                         EndReason.VACATED: "response.resolve.depart"}.get(reason, "combat.step7.sweep"),
-                  ruling=R_VACATED if reason is EndReason.VACATED else None)
+                  ruling=self.ask(COST_EMPTIED if self.vacated_cause.get(cell) == "cost" else VACATED).cite
+                  if reason is EndReason.VACATED else None)
         return CellResult(cell=cell, occupant=occupant, standoff=standoff, rounds=rounds,
                           survivors={s: tuple(v) for s, v in left.items()}, end=reason, resolved_stack=resolved_here)
 
@@ -1450,17 +1484,19 @@ class Engine:
                           rule="combat.step7.sweep",
                           **({"interpretation": "interp.sweep.attack-executed"} if below else {}))
                 continue
-            if not self.in_force(R_SWEEP):
-                self.emit(E.SWEEP, cell=cell, step=7, side=side, pieces=[], applies=False, why="ruling-not-in-force",
-                          rule="combat.step7.sweep", ruling=R_SWEEP)
-                self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, cell=cell, ruling=R_SWEEP, rule="combat.step7.sweep",
-                         pieces=[p.id for p in rest])
+            a = self.ask(SWEEP)
+            if not a.applied:
+                self.emit(E.SWEEP, cell=cell, step=7, side=side, pieces=[], applies=False,
+                          why="ruling-not-in-force" if not a.known else "ruling", rule="combat.step7.sweep",
+                          ruling=a.cite, **_withdrawn(a))
+                if not a.known:
+                    self.rule_gap(a, cell=cell, ruling=a.cite, rule="combat.step7.sweep", pieces=[p.id for p in rest])
                 continue
             by = next(p.id for p in mine if p.attacked)
             self.emit(E.SWEEP, cell=cell, step=7, side=side, pieces=[p.id for p in rest], applies=True, why=None,
-                      rule="combat.step7.sweep", ruling=R_SWEEP)
+                      rule="combat.step7.sweep", ruling=a.cite)
             for p in rest:
-                self.capture(p, by, side, CaptureReason.SWEEP, cell, 7, None, "combat.step7.sweep", ruling=R_SWEEP)
+                self.capture(p, by, side, CaptureReason.SWEEP, cell, 7, None, "combat.step7.sweep", ruling=a.cite)
 
     # ----------------------------------------------------------------- run ----
     def check_battle_card_order(self) -> None:
@@ -1498,16 +1534,19 @@ class Engine:
 
         first_done = False
         self.vacated_cause = {c: "cost" for c in pending if self.vacated_side(c) is not None}
-        # before 2026-09-24 an encounter cell emptied by costs holds no combat (it ended on the spot)
-        if self.vacated_cause and not self.in_force(R_VACATED):
+        # unless cost-emptied-cell-fights, an encounter cell emptied by costs holds no combat (it ended on the
+        # spot, as a departure did: interp.vacated.cost-before-ruling while the pages give no rule)
+        if self.vacated_cause and not (a := self.ask(COST_EMPTIED)).applied:
+            reading = {} if a.known else {"interpretation": "interp.vacated.cost-before-ruling"}
             for c in list(self.vacated_cause):
                 pending.remove(c)
                 self.ended.add(c)
                 self.emit(E.VACATED, cell=c, side=self.vacated_side(c), cause="cost", continues=False,
-                          phase="response", rule="response.resolve.depart", ruling=R_VACATED,
-                          interpretation="interp.vacated.cost-before-ruling")
-                self.gap(UnresolvedReason.RULING_NOT_IN_FORCE, cell=c, ruling=R_VACATED, cause="cost",
-                         rule="response.cost.emptied-cell", interpretation="interp.vacated.cost-before-ruling")
+                          phase="response", rule="response.resolve.depart", ruling=a.cite, **reading,
+                          **_withdrawn(a))
+                if not a.known:
+                    self.rule_gap(a, cell=c, ruling=a.cite, cause="cost", rule="response.cost.emptied-cell",
+                                  interpretation="interp.vacated.cost-before-ruling")
                 self.order_used.append(c)
                 self.cells_out.append(self.finish(c, 0, EndReason.VACATED, False))
         new_cells: set[str] = set()
@@ -1516,9 +1555,9 @@ class Engine:
             cell = pending.popleft()
             if first_done and cell not in new_cells and self.vacated_side(cell) is not None:
                 self.vacated_cause.setdefault(cell, "stack")
-                if not self.in_force(R_VACATED):
+                if not (a := self.ask(VACATED)).applied:
                     self.emit(E.VACATED, cell=cell, side=self.vacated_side(cell), cause="stack", continues=False,
-                              rule="response.resolve.depart", ruling=R_VACATED)
+                              rule="response.resolve.depart", ruling=a.cite)
                     self.ended.add(cell)
                     self.order_used.append(cell)
                     self.cells_out.append(self.finish(cell, 0, EndReason.VACATED, False))
@@ -1553,7 +1592,8 @@ class Engine:
                 raise self.forbid("battle-card-no-combat", "combat.step1.battle-cards", d, "cell", cell=d.cell,
                                   combat_cells=list(self.order_used))
         if self.stack and not first_done:
-            self.gap(UnresolvedReason.NO_RESOLUTION_POINT, rule="response.cost.emptied-cell", ruling=R_VACATED,
+            self.gap(UnresolvedReason.NO_RESOLUTION_POINT, rule="response.cost.emptied-cell",
+                     ruling=self.ask(COST_EMPTIED).cite,
                      declarations=[x.d.index for x in self.stack])
         # anything still buffed or damaged outside a combat cell is restored after the combat turn
         leftover = [p for p in self.pieces.values() if p.on_board and (p.damage or p.b_atk or p.b_hp or p.b_lv)]
@@ -1575,8 +1615,9 @@ class Engine:
                             prisoners={s: tuple(v) for s, v in self.prisoners.items()},
                             fragments=tuple(self.fragments), removed=tuple(self.removed), positions=positions,
                             events=tuple(self.events), unresolved=tuple(self.unresolved),
-                            assumed=tuple(self.assumed), pieces=pieces, rulings_consulted=tuple(self.consulted),
-                            title=self.scn.title)
+                            assumed=tuple(self.assumed), pieces=pieces,
+                            rulings_consulted=tuple(self.rules.rulings_consulted()),
+                            decisions_consulted=tuple(self.rules.consulted), title=self.scn.title)
 
 
 def default_as_of(corpus) -> str:

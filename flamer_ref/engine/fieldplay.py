@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 SLOTS = 5
+# the decisions a dated ruling sets (engine/decisions.py): the field asks them, never a date
+ENTRY_ENDS, UNCOVER_ENTRY = "entry-effect-ends-with-card", "uncover-is-entry"
+SAME_ROUND = "same-round-uncover-stays-settled"
 BYEOLMADAE, SUMUNJANG_LV = "별마대", 6  # 병풍: 가장 왼쪽 카드의 기물 Lv 6 (field.position-reference)
 AMPLIFIER = "증폭기"  # 결속: 바로 왼쪽 기물 카드
 
@@ -75,11 +78,12 @@ class FieldResult:
 
 
 class FieldPlay:
-    """One side's field, played action by action."""
+    """One side's field, played action by action. `rules`: the decisions the dated rulings set on the day
+    (engine.decisions.rules_at) — what the entry effects, retirements and uncovers follow."""
 
-    def __init__(self, cards_db: dict, initial: list[Any], as_of: str):
+    def __init__(self, cards_db: dict, initial: list[Any], rules):
         self.db = cards_db
-        self.as_of = as_of
+        self.rules = rules
         self.round = 1
         self.slots: list[list[Card]] = [[] for _ in range(SLOTS)]
         self.events: list[dict] = []
@@ -132,18 +136,27 @@ class FieldPlay:
         """A piece card became face up: its 등장효과 fires (field.entry-effect)."""
         has_entry = any(a["timing"] == "등장" for a in self.db[card.name]["abilities"])
         rule = "field.uncover" if again else "field.entry-effect"
-        ruling = "ruling.2026-09-17.re-entry" if again else None
-        if again and self.as_of < "2026-09-17" and has_entry:
-            self.unresolved.append({"reason": "ruling-not-in-force", "action": index, "card": card.name,
-                                    "ruling": "ruling.2026-09-17.re-entry", "rule": "field.uncover"})
+        a = self.rules.ask(UNCOVER_ENTRY) if again else None  # coming back face up: an entry again?
+        if a is not None and not a.known and has_entry:
+            self._rule_gap(a, index, card.name, "field.uncover")
+        fires = a is None or a.applied
         self.events.append({"type": "entry", "action": index, "slot": slot + 1, "card": card.name,
-                            "again": again, "has_entry_effect": has_entry, "rule": rule, "ruling": ruling})
+                            "again": again, "has_entry_effect": has_entry, "rule": rule,
+                            "ruling": a.cite if a is not None else None, **({} if fires else {"fires": False})})
         card.shown_before = True
-        self._record_entry(slot, card)
+        if fires:
+            self._record_entry(slot, card)
+        else:
+            card.target = None  # its continuous part does not come back with it
+
+    def _rule_gap(self, a, index: int, card: str, rule: str) -> None:
+        """A `ruling-not-in-force` gap: the decision is unknown on the day; computed with its reading."""
+        self.unresolved.append({"reason": "ruling-not-in-force", "action": index, "card": card, "ruling": a.cite,
+                                "rule": rule, **({"withdrawn": a.withdrawn} if a.withdrawn else {})})
 
     def _record_entry(self, i: int, card: Card) -> None:
-        """What an entry effect did when it fired, for the rule before 2026-09-04 ('영구 적용':
-        the continuous part stayed after retirement or removal)."""
+        """What an entry effect did when it fired, for the rule with entry-effect-ends-with-card false
+        ('영구 적용': the continuous part stayed after retirement or removal)."""
         if card.name == BYEOLMADAE:
             self.shown.add(BYEOLMADAE)
             target = screen_target(self._tops())
@@ -161,8 +174,8 @@ class FieldPlay:
     def _released(self, index: int, gone: Card, how: str) -> None:
         """`gone` retired or left the field: a 결속 it was part of is released for good (결속은 두
         카드 중 하나가 필드에서 제거되거나 은퇴하면 해제) — it comes back only when 증폭기 itself enters
-        again. Before 2026-09-04 the continuous part stayed ('영구 적용')."""
-        if self.as_of < "2026-09-04":
+        again. With entry-effect-ends-with-card false the continuous part stays ('영구 적용')."""
+        if not self.rules.ask(ENTRY_ENDS).applied:
             return
         for slot in self.slots:
             for c in slot:
@@ -205,7 +218,7 @@ class FieldPlay:
             under.retired, under.retired_round = True, self.round
             self.events.append({"type": "retire", "action": index, "card": under.name, "slot": slot,
                                 "face": "covered", "was_face": "up" if under.face_up else "down",
-                                "permanent": self.as_of < "2026-09-04", "rule": "field.retire"})
+                                "permanent": not self.rules.ask(ENTRY_ENDS).applied, "rule": "field.retire"})
             self._released(index, under, "retired")
         if face_up and info["type"] == "piece":
             self._entry_effect(index, i, card, again=False)
@@ -267,14 +280,14 @@ class FieldPlay:
                                     "pieces": "none", "face": "down", "same_round": same_round,
                                     "rule": "field.uncover", "ruling": None})
                 return
-            if same_round and self.as_of < "2026-09-19":
-                self.unresolved.append({"reason": "ruling-not-in-force", "action": index, "card": below.name,
-                                        "ruling": "ruling.2026-09-19.followup3", "rule": "field.uncover"})
+            a = self.rules.ask(SAME_ROUND) if same_round else None
+            if a is not None and not a.known:
+                self._rule_gap(a, index, below.name, "field.uncover")
             self.events.append({"type": "uncover", "action": index, "card": below.name, "slot": slot,
-                                "pieces": "stay-settled" if same_round else "mobile", "face": "up",
+                                "pieces": "stay-settled" if a is not None and a.applied else "mobile", "face": "up",
                                 "same_round": same_round,
                                 "rule": "field.uncover",
-                                "ruling": "ruling.2026-09-19.followup3" if same_round else None})
+                                "ruling": a.cite if a is not None else None})
             self._entry_effect(index, i, below, again=True)
 
     def exhausted(self, index: int, slot: int) -> None:
@@ -305,11 +318,12 @@ class FieldPlay:
                 if c.type == "piece":
                     levels.setdefault(c.name, self.db[c.name]["lv"])
         # 별마대 병풍: while 별마대 is active, the leftmost card's pieces are Lv 6
-        permanent = self.as_of < "2026-09-04"  # before the revision: '영구 적용'
+        ends = self.rules.ask(ENTRY_ENDS)
+        permanent = not ends.applied  # '영구 적용'
         star = next((c for _, c in self._active_piece_cards() if c.name == BYEOLMADAE), None)
         star_active = star is not None
         # the card 병풍 chose when 별마대 entered (interp.screen.leftmost: fixed at entry); before the
-        # revision it stayed after 별마대 retired or left (영구 적용)
+        # revision it stayed after 별마대 retired or left (영구 적용: entry-effect-ends-with-card false)
         if star_active:
             chosen = star.target.name if star.target is not None and self._on_field(star.target) else None
         else:
@@ -320,7 +334,7 @@ class FieldPlay:
             self.events.append({"type": "field-effect", "effect": "병풍", "source": BYEOLMADAE,
                                 "card": target[1], "lv": SUMUNJANG_LV,
                                 "rule": "field.entry-effect.duration" if star_active else "field.entry-effect",
-                                "ruling": None if star_active else "ruling.2026-09-04.entry-effect-duration",
+                                "ruling": None if star_active else ends.cite,
                                 "interpretation": "interp.screen.leftmost", "permanent": not star_active})
         bonds: dict[str, str] = {}
         for _, amp in self._active_piece_cards():
@@ -337,7 +351,7 @@ class FieldPlay:
             bonds[AMPLIFIER] = self.entry_bonds[AMPLIFIER]
             self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
                                 "card": bonds[AMPLIFIER], "rule": "field.entry-effect",
-                                "ruling": "ruling.2026-09-04.entry-effect-duration", "permanent": True})
+                                "ruling": ends.cite, "permanent": True})
         return levels, bonds
 
     def result(self) -> FieldResult:

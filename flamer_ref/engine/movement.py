@@ -25,7 +25,8 @@ Reason = Literal["not-activated", "too-many-cells", "not-own-cell", "not-turn-pl
                  "too-far", "not-adjacent", "off-board", "blocked-by-enemy", "destination-full", "cell-full",
                  "already-moved", "no-such-sp"]
 
-#: reason code -> (clause id, ruling id or None)
+#: reason code -> (clause id, ruling id or None); blocked-by-enemy cites the ruling the decision
+#: enemy-cell-stops-move names on the day (resolve_moves' `enemy_stop`)
 REASON_RULE: dict[str, tuple[str, str | None]] = {
     "not-activated": ("move.activation", None),
     "too-many-cells": ("move.activation", None),
@@ -36,7 +37,7 @@ REASON_RULE: dict[str, tuple[str, str | None]] = {
     "too-far": ("move.mov", None),
     "not-adjacent": ("move.mov", None),
     "off-board": ("move.off-board", None),
-    "blocked-by-enemy": ("move.path.enemy-stop", "ruling.2026-09-16.path-rule"),
+    "blocked-by-enemy": ("move.path.enemy-stop", None),
     "destination-full": ("move.limit", None),
     "cell-full": ("move.limit", None),
     "already-moved": ("move.mov", None),
@@ -94,18 +95,20 @@ def _enemy_in(positions: dict, sides: dict, cell: str, side: str) -> bool:
 
 
 def resolve_moves(pieces: Iterable, board: Board, attacker: str, activate: list[str], moves: list[MoveOrder],
-                  sp_moves: dict[tuple[str, str], SpMove], first_round: bool = False) -> MoveResult:
+                  sp_moves: dict[tuple[str, str], SpMove], first_round: bool = False,
+                  enemy_stop: str | None = None) -> MoveResult:
     """The move turn, simultaneous (move.mov '동시에 이동'; interp.move.limit-order): each path is
     checked against the positions at the start of the turn (an enemy cell entered ends the move),
     the cell limits against the positions after all moves; where a limit is still exceeded, the
     moves into that cell that come later in `moves` are refused, one at a time, until none is.
     `pieces` have id, side, cell, state ('mobile'/'settled' or enum), structure, card. `sp_moves`
-    maps (card, SP name) to what the SP allows."""
+    maps (card, SP name) to what the SP allows. `enemy_stop`: the ruling an enemy cell's stop cites (the one
+    behind the decision enemy-cell-stops-move on the day, engine/decisions.py), or None."""
     pieces = list(pieces)
     sides = {p.id: p.side for p in pieces}
     refused: dict[int, tuple[str, dict]] = {}  # move index -> (limit reason, detail)
     while True:
-        run = _paths(pieces, board, attacker, activate, moves, sp_moves, first_round, refused)
+        run = _paths(pieces, board, attacker, activate, moves, sp_moves, first_round, refused, enemy_stop)
         over = _over_limit(run, sides)
         if over is None:
             break
@@ -164,7 +167,8 @@ def _over_limit(run: dict, sides: dict) -> tuple[int, str, str] | None:
 
 
 def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves: list[MoveOrder],
-           sp_moves: dict[tuple[str, str], SpMove], first_round: bool, refused: dict[int, tuple[str, dict]]) -> dict:
+           sp_moves: dict[tuple[str, str], SpMove], first_round: bool, refused: dict[int, tuple[str, dict]],
+           enemy_stop: str | None = None) -> dict:
     """Every move checked on its own against the start of the turn (the limits aside: the
     moves in `refused` are refused for a limit). Returns errors, events, unresolved, the
     positions after the applied moves and, per moved piece, the index of its last applied move."""
@@ -179,6 +183,8 @@ def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves
 
     def err(move, piece, reason, **detail):
         rule, ruling = REASON_RULE[reason]
+        if reason == "blocked-by-enemy":
+            ruling = enemy_stop
         if detail.get("sp") and reason in SP_RULE_REASONS:
             rule = "move.sp"  # the SP's own distance / state rule, not the normal MOV 2
         errors.append(MoveError(move, piece, reason, rule, ruling, detail))
@@ -320,7 +326,7 @@ def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves
                        "rule": "move.sp" if sp is not None else "move.mov"})
         if stopped:
             events.append({"type": "stop", "move": order.index, "piece": p.id, "cell": dest,
-                           "rule": "move.path.enemy-stop", "ruling": "ruling.2026-09-16.path-rule"})
+                           "rule": "move.path.enemy-stop", "ruling": enemy_stop})
     if excess and not any(e.reason == "too-many-cells" for e in errors):
         rule, ruling = REASON_RULE["too-many-cells"]
         errors.insert(activation_errors, MoveError(None, None, "too-many-cells", rule, ruling,

@@ -78,8 +78,9 @@ stalemate     ``why``: ``no-change`` — a round of steps 4–5 changed nothing;
               changed something but the combat had not ended after ``limit`` rounds. Computing stopped
               either way (see ``unresolved``: ``stalemate`` / ``round-limit``)
 vacated       ``side`` (the side with no piece left), ``cause`` (``cost`` | ``stack``),
-              ``continues`` (true as of 2026-09-24, false before: the combat ended on the spot; a cell
-              emptied by costs before that date also cites ``interpretation``
+              ``continues`` (true while vacated-combat-continues / cost-emptied-cell-fights hold, false
+              when the combat ended on the spot; a cell emptied by costs while the latter is unknown
+              also cites ``interpretation``
               ``interp.vacated.cost-before-ruling``, with an ``unresolved`` gap). A side
               captured by a step-1 (전투) card is no vacancy (no event: it was captured)
 sweep         ``side`` (the sweeping side, null for ``nothing-to-sweep``), ``pieces``, ``applies`` (false:
@@ -214,6 +215,9 @@ class CombatResult:
     rulings_consulted: tuple[str, ...] = ()
     title: str | None = None
     kind: str = field(default="combat")
+    #: the decisions the resolution asked (engine/decisions.py), in order — not in the JSON: what the
+    #: result depends on besides the scenario (runner's --compare reuse, `flamer impact`'s skipping)
+    decisions_consulted: tuple[str, ...] = field(default=(), compare=False)
 
     def cell(self, cell: str) -> CellResult:
         for c in self.cells:

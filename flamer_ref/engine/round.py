@@ -10,8 +10,8 @@ leaves (positions, states, prisoners, fields, VP, 도르) is what the next start
 
 The field and the board are linked by a piece's `card`: a card retired by an 엎어
 세트 turns all its pieces settled at once (field.retire); an uncovered card's pieces
-turn mobile, except when it was retired in the same round (field.uncover, 2026-09-19
-후속3). An illegal input in one turn is reported in that turn's `errors` with its
+turn mobile, except when it was retired in the same round (field.uncover, the decision
+same-round-uncover-stays-settled). An illegal input in one turn is reported in that turn's `errors` with its
 clause and skipped; the round goes on.
 
 Readings where the pages are silent (each reported, never silent):
@@ -223,6 +223,7 @@ class _Round:
     """The state one turn leaves to the next."""
 
     def __init__(self, scn: RoundScenario, corpus, as_of: str):
+        from .decisions import rules_at
         from .fieldplay import FieldPlay
 
         self.scn, self.corpus, self.as_of = scn, corpus, as_of
@@ -235,7 +236,7 @@ class _Round:
         self.removed: list[str] = []
         self.vp = {s: scn.vp.get(s, 0) for s in self.sides}
         self.dor: dict[str, int | None] = {s: scn.dor.get(s, 0) for s in self.sides}
-        self.fields = {s: FieldPlay(corpus.cards, list(init), as_of) for s, init in scn.fields.items()}
+        self.fields = {s: FieldPlay(corpus.cards, list(init), rules_at(corpus, as_of)) for s, init in scn.fields.items()}
         self._seen = {s: len(f.events) for s, f in self.fields.items()}
         board = scn.board
         self.homes = ({s: list(c) for s, c in scn.homes.items()} if scn.homes is not None
@@ -289,7 +290,7 @@ class _Round:
     def link_field(self, side: str, turn: str, out: list[dict]) -> None:
         """New field events of `side` → the board: a retired card's pieces turn settled at once
         (field.retire); an uncovered card's pieces turn mobile unless retired this round
-        (field.uncover, 2026-09-19 후속3)."""
+        (field.uncover: same-round-uncover-stays-settled — the field's uncover event says which)."""
         f = self.fields[side]
         new = f.events[self._seen[side]:]
         self._seen[side] = len(f.events)
@@ -313,7 +314,7 @@ class _Round:
                 link = {"type": "link", "turn": turn, "side": side, "card": ev["card"], "cause": "uncover",
                         "pieces": flipped if not stay else mine, "to": "settled" if stay else "mobile",
                         "same_round": stay, "rule": "field.uncover",
-                        "ruling": "ruling.2026-09-19.followup3" if stay else None}
+                        "ruling": ev.get("ruling") if stay else None}
             out.append(link)
             self.events.append(link)
 

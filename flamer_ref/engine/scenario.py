@@ -91,7 +91,7 @@ class Slot:
     #: (trashed in step 2, or its kind exhausted) — field.uncover. None: nothing underneath.
     under: "Slot | None" = None
     #: for a covered piece card: it was retired in this same round (its pieces stay settled when it
-    #: comes back, field.uncover / 2026-09-19 후속3)
+    #: comes back, field.uncover / same-round-uncover-stays-settled)
     same_round: bool = False
 
 

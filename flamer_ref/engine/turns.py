@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import DataError
 from .board import Board, BoardError, board_from_spec, cell_key, example_board_of
+from .decisions import rules_at
 from .model import FieldAction, FieldScenario, MoveScenario, VictoryScenario, frozen_map
 from .movement import MoveOrder, SpMove, resolve_moves
 from .result import FieldTurnResult, MoveTurnResult, VictoryTurnResult, _freeze
@@ -178,7 +179,7 @@ def run_move(scn: MoveScenario, corpus, as_of: str | None = None) -> MoveTurnRes
     as_of = as_of or scn.as_of or corpus.latest_date()
     attacker = scn.sides[0]
     res = resolve_moves(scn.pieces, scn.board, attacker, list(scn.activate), list(scn.moves), sp_moves(corpus),
-                        scn.first_round)
+                        scn.first_round, enemy_stop=rules_at(corpus, as_of).ask("enemy-cell-stops-move").cite)
     pieces = {p.id: {"label": p.card or p.name or p.id, "side": p.side, "from": p.cell,
                      "state": getattr(p.state, "value", p.state)} for p in scn.pieces}
     unresolved = list(res.unresolved)
@@ -376,7 +377,7 @@ def run_field(scn: FieldScenario, corpus, as_of: str | None = None) -> FieldTurn
     from .fieldplay import FieldPlay
 
     as_of = as_of or scn.as_of or corpus.latest_date()
-    f = FieldPlay(corpus.cards, list(scn.initial), as_of)
+    f = FieldPlay(corpus.cards, list(scn.initial), rules_at(corpus, as_of))
     for act in scn.actions:
         apply_action(f, act)
     r = f.result()

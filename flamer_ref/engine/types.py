@@ -105,7 +105,7 @@ class FizzleReason(str, Enum):
     TARGET_GONE = "target-gone"  # the chosen piece left the cell or the board
     ALREADY = "already-in-state"
     NO_TARGET = "no-target"  # no opponent piece / no bonded piece at resolution
-    COMBAT_ENDED = "combat-ended"  # the cell's combat already ended (before 2026-09-24)
+    COMBAT_ENDED = "combat-ended"  # the cell's combat already ended (vacated-combat-continues false)
     MOVE_BLOCKED = "move-blocked"  # the destination is full at resolution
     BUILD_BLOCKED = "build-blocked"  # a build's cell is full at resolution, or (맞대응) not a 대응 셀
 
@@ -123,7 +123,7 @@ class EndReason(str, Enum):
     DECIDED = "decided"  # steps 4–6 ran until a side had no mobile piece
     STANDOFF = "standoff"
     STALEMATE = "stalemate"
-    VACATED = "vacated"  # ended on the spot (before 2026-09-24)
+    VACATED = "vacated"  # ended on the spot (vacated-combat-continues false)
 
 
 Duration = Literal["combat"]
@@ -152,16 +152,6 @@ MAX_EFFECT_ITEMS = 1_000
 #: negative (ATK 0 is a piece that makes no attack). Lowering a stat inside a combat
 #: is an effect (`buff`), not a stated value, and is not bounded here.
 from ..constants import STAT_MIN, stat_in_range  # noqa: E402,F401 - shared with the card data
-
-# Dated rulings the engine consults.
-R_COUNTER = "ruling.2026-09-19.counter"
-R_MOBILE_STRUCTURES = "ruling.2026-09-17.mobile-structures"
-R_VACATED = "ruling.2026-09-24.vacated-combat"
-R_STRUCT_IMMOVABLE = "ruling.2026-09-24.structures-immovable"
-R_SWEEP = "ruling.2026-09-25.settled-sweep"
-R_EXPLOSIVE = "ruling.2026-09-25.explosive-cost"
-R_BATTLE_BOARD = "ruling.2026-09-20.battle-board"
-
 
 #: 원격 참여 SP (combat.remote): (card, ability) → reach in cells ('봉수장 … 2셀 이내 전투의 SP 발동턴');
 #: None where the pages give no reach (잠식된 석산 광역증폭)

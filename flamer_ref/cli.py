@@ -440,22 +440,23 @@ def search(
                                      param_hint="--kind")
 
     def go():
-        from .search import search_report
+        from .search import search_report, shown_matches
 
         q = " ".join(query)
         _check_length(q, "검색어", "찾을 말의 핵심 낱말 몇 개만 적으세요 (예: flamer search 대응 스택).")
         from .searchindex import load_index
 
-        obj = search_report(load_index(), q, kind=k, limit=min(limit, 5) if explain else limit, as_of=as_of,
+        index = load_index()
+        obj = search_report(index, q, kind=k, limit=min(limit, 5) if explain else limit, as_of=as_of,
                             explain=explain or not as_json)
         if as_json:
             _emit(obj, True)
         elif explain:
             _emit(obj, False, "cli/search_explain.txt.j2")
         else:
-            for r in obj["results"]:  # the words of the entry the query's words matched
-                r["matched"] = list(dict.fromkeys(x["matched"] for x in r.pop("explain")
-                                                  if x["matched"] and x["how"] not in ("kind", "question")))
+            for r in obj["results"]:  # why it came up, in the words the player typed
+                r.update(shown_matches(index, r))
+                r.pop("explain", None)
             _emit(obj, False, "cli/search.txt.j2")
 
     _run(go, as_json=as_json)
@@ -465,14 +466,15 @@ def search(
 @app.command()
 def rule(
     rule_words: List[str] = typer.Argument(..., metavar="조항", autocompletion=complete.rule_ids,
-                                           help="조항 번호 (예: 6.26, 1.10.1, 해석 6.14-1), 조항 id (예: combat.step7.sweep), "
-                                                "해석 id (interp.…), 판정 id (ruling.…) 또는 판정 날짜 (9/24)."),
+                                           help="조항 번호 (예: 6.26, 1.10.1, 해석 6.14-1) 또는 판정 날짜 (9/4; 그날 판정이 "
+                                                "여럿이면 9/24-2처럼 번호까지). 조항·해석·판정 id도 됩니다."),
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):
     """조항 하나를 봅니다: 번호와 문안, 출처 페이지, 관련 판정, 함께 볼 조항.
 
-    조항은 번호(6.26)로도 id(combat.step7.sweep)로도 찾습니다. 번호는 한 규칙 판 안에서 바뀌지 않습니다.
+    조항은 번호(6.26)로 찾습니다. 번호는 한 규칙 판 안에서 바뀌지 않습니다. 판정은 날짜(9/4)로 찾고, 그날
+    판정이 여럿이면 rules/rulings.yaml에 적힌 차례대로 번호를 붙입니다(9/24-1, 9/24-2).
 
     --as-of 날짜를 주면 그날 유효했던 문안과 그 뒤에 바뀐 판정을 보여 줍니다.
     """
@@ -482,12 +484,16 @@ def rule(
     def go():
         from .lookup import rule as do_rule
 
-        _check_length(rule_id, "조항 번호나 id", "조항 번호나 id 하나를 적으세요 (예: flamer rule 6.26).")
+        _check_length(rule_id, "조항 번호", "조항 번호나 판정 날짜 하나를 적으세요 (예: flamer rule 6.26, flamer rule 9/24-2).")
         corpus = _corpus()
         obj = do_rule(corpus, rule_id, as_of)
+        from .handles import example_number, faq_number
+
         _emit(obj, as_json, "cli/rule.txt.j2", **_lookup_words(corpus),
               faq_questions={f: corpus.faq[f]["question"] for f in obj.get("faq", ())},
-              example_titles={e: corpus.examples[e]["title"] for e in obj.get("examples", ())})
+              example_titles={e: corpus.examples[e]["title"] for e in obj.get("examples", ())},
+              faq_numbers={f: faq_number(corpus, f) for f in obj.get("faq", ())},
+              example_numbers={e: example_number(corpus, e) for e in obj.get("examples", ())})
 
     _run(go, as_json=as_json)
 
@@ -498,7 +504,8 @@ def rulings(
     until: Optional[str] = typer.Option(None, "--until", metavar="날짜", help="이 날짜 이전(포함)."),
     as_json: bool = JSON_OPT,
 ):
-    """날짜가 붙은 판정(확정·정정·개정·폐지·도입…)을 오래된 순으로 봅니다."""
+    """날짜가 붙은 판정(확정·정정·개정·폐지·도입…)을 오래된 순으로 봅니다. 판정 하나는 flamer rule 날짜로
+    봅니다(9/4; 그날 판정이 여럿이면 9/24-2)."""
     since, until = _usage_date(since, "--since"), _usage_date(until, "--until")
 
     def go():
@@ -588,7 +595,8 @@ def term(
 
 @app.command()
 def faq(
-    faq_id: Optional[str] = typer.Argument(None, metavar="[항목]", autocompletion=complete.faq_ids, help="FAQ id. 없으면 전체."),
+    faq_id: Optional[str] = typer.Argument(None, metavar="[번호|낱말]", autocompletion=complete.faq_ids,
+                                           help="FAQ 번호(3)나 질문에 든 낱말(주사위). 없으면 전체."),
     fmt: str = typer.Option("text", "--format", metavar="형식",
                             autocompletion=complete.choices(complete.FORMATS + ("pdf",)),
                             help="text(텍스트: 터미널), md(마크다운), html(인쇄용 페이지: flamer book의 FAQ 부분과 같은 모양), pdf."),
@@ -597,10 +605,11 @@ def faq(
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):
-    """'자주 하는 실수 · 질문' 항목을 봅니다.
+    """'자주 하는 실수 · 질문' 항목을 봅니다. 항목은 번호(flamer faq 3)나 질문에 든 낱말(flamer faq 주사위)로
+    고릅니다. 번호는 rules/faq.yaml의 순서이고, 새 항목은 끝에 붙어 번호가 바뀌지 않습니다.
 
     --format html|md|pdf는 인쇄용 FAQ 페이지입니다: 페이지별 FAQ 전부와 대응턴의 판정 사례, 시나리오가 붙은
-    항목은 엔진이 푼 결과, 끝에 답이 인용한 조항. --as-of 날짜를 주면 그날의 규칙으로 풉니다.
+    항목은 계산한 결과, 끝에 답이 인용한 조항. --as-of 날짜를 주면 그날의 규칙으로 풉니다.
     """
     fmt = _usage_format(fmt, ("text", "md", "html", "pdf"))
     _check_pdf_target(fmt, output)
@@ -610,7 +619,8 @@ def faq(
         from .lookup import faq as do_faq
 
         if faq_id is not None:
-            _check_length(faq_id, "FAQ id", "FAQ id 하나를 적으세요 (예: flamer faq faq.combat.dice, 목록은 id 없이).")
+            _check_length(faq_id, "FAQ 번호나 낱말", "FAQ 번호나 질문의 낱말 하나를 적으세요 (예: flamer faq 3, "
+                                                   "flamer faq 주사위; 목록은 그냥 flamer faq).")
         corpus = _corpus()
         data = do_faq(corpus, faq_id)
         if as_json or fmt == "text":
@@ -626,7 +636,7 @@ def faq(
         report = PageReport("faq", fmt, {"faq": len(corpus.faq)})
         with report.progress:
             report.step("solve")
-            page = build_faq(corpus, as_of, faq_id)
+            page = build_faq(corpus, as_of, data["faq"][0]["id"] if faq_id is not None else None)
             report.step("render")
             text = render_md(page) if fmt == "md" else render_html(page)
             pages, size = write_page(text, fmt, output, progress=report.pdf_step)
@@ -811,30 +821,38 @@ def _serve(directory: str, port: Optional[str], as_json: bool) -> None:
 @app.command()
 def example(
     example_id: Optional[str] = typer.Argument(None, metavar="[예시]", autocompletion=complete.example_ids,
-                                               help="예시 id. 없으면 목록."),
+                                               help="예시 번호(3)나 제목(장면5, '증폭기 결속'). 없으면 목록."),
     show_scenario: bool = typer.Option(False, "--scenario",
                                        help="예시의 시나리오 YAML을 출력합니다 (flamer simulate -로 그대로 다시 풉니다). "
-                                            "시나리오가 여럿인 예시는 ID#2처럼 번호로 고릅니다."),
+                                            "시나리오가 여럿인 예시는 8#2처럼 번호로 고릅니다."),
     as_json: bool = JSON_OPT,
 ):
-    """룰북의 예시(룰북 예시·보드 상황 상세 예시·그림보드 예시)를 봅니다.
+    """룰북의 예시(룰북 예시·보드 상황 상세 예시·그림보드 예시)를 봅니다. 번호나 제목으로 고릅니다.
 
-    예: flamer example ex.combat.scene5 --scenario | flamer simulate -
+    예: flamer example 장면5 / flamer example 2 --scenario | flamer simulate -
     """
     if show_scenario and not example_id:
-        raise typer.BadParameter("--scenario에는 예시 id가 필요합니다 (예: flamer example ex.combat.scene5 --scenario).",
+        raise typer.BadParameter("--scenario에는 예시 번호나 제목이 필요합니다 (예: flamer example 장면5 --scenario).",
                                  param_hint="--scenario")
 
     def go():
         from .lookup import example as do_example, examples_list
 
         if example_id is not None:
-            _check_length(example_id, "예시 id", "예시 id 하나를 적으세요 (예: flamer example ex.combat.scene5, 목록은 id 없이).")
+            _check_length(example_id, "예시", "예시 번호나 제목 하나를 적으세요 (예: flamer example 장면5, 목록은 그냥 "
+                                             "flamer example).")
         if show_scenario:
-            from .scenario_files import example_scenario
+            from .handles import example_number, faq_number
+            from .lookup import resolve_example
             from .render import render
+            from .scenario_files import example_scenario
 
-            out = example_scenario(_corpus(), example_id)
+            corpus = _corpus()
+            base, hash_, num = example_id.partition("#")
+            eid = resolve_example(corpus, base)
+            handle = (f"FAQ{faq_number(corpus, eid)}" if eid in corpus.faq else str(example_number(corpus, eid))
+                      if eid in corpus.examples else eid)
+            out = example_scenario(corpus, eid + hash_ + num, handle=handle)
             if as_json:
                 _emit({k: out[k] for k in ("id", "title", "index", "count", "scenario")}, True)
                 return
@@ -858,6 +876,9 @@ def timing(
     as_json: bool = JSON_OPT,
 ):
     """언제 쓸 수 있나: 누구의 라운드, 어느 턴·단계, 손패/필드, 기물 상태, 맞대응, 조우 필요, 그 뒤.
+
+    이름의 작은 오타는 고쳐 읽고 알려 줍니다(맞대웅 → 맞대응). 어느 이름과도 가깝지 않으면 짐작하지 않고 비슷한
+    이름을 보여 주며 끝납니다(종료 코드 1).
 
     예: flamer timing 진내폭격 / flamer timing 비행 / flamer timing "(대응)" / flamer timing 구조물
     """

@@ -799,6 +799,8 @@ def check_examples(corpus, as_of: str | None = None) -> dict:
 
     An example may carry a list of scenarios (with a list of expected results):
     each is checked as its own row, named ID#n (1-based)."""
+    from .handles import example_number, faq_number
+
     rows = []
     items = list(corpus.examples.items()) + [(fid, {**f, "title": f["question"]}) for fid, f in corpus.faq.items()]
     for eid, ex in items:
@@ -811,8 +813,13 @@ def check_examples(corpus, as_of: str | None = None) -> dict:
             cases = [(f"{eid}#{i + 1}", s, exps[i] if i < len(exps) else None) for i, s in enumerate(scn_obj)]
         else:
             cases = [(eid, scn_obj, exp_obj)]
-        for cid, s, exp in cases:
-            rows.append(_check_case(corpus, cid, ex["title"], s, exp, as_of))
+        # what a person reads and types instead of the id: the example's (or FAQ item's) number, and which
+        # of its scenarios this is
+        faq = eid in corpus.faq
+        where = {"source": "faq" if faq else "example",
+                 "number": faq_number(corpus, eid) if faq else example_number(corpus, eid), "parts": len(cases)}
+        for part, (cid, s, exp) in enumerate(cases, 1):
+            rows.append({**_check_case(corpus, cid, ex["title"], s, exp, as_of), **where, "part": part})
     counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("pass", "fail", "error", "skipped")}
     return {"kind": "examples", "ok": counts["fail"] == 0 and counts["error"] == 0, "counts": counts,
             "examples": rows}

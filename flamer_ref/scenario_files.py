@@ -96,7 +96,7 @@ def example_scenario(corpus, example_id: str, handle: str | None = None) -> dict
     shown = handle or base
     return {"id": base, "handle": shown, "title": entry["title"], "index": index, "count": len(scenarios),
             "picked_by": "id" if num else "default", "scenario": chosen,
-            "yaml": to_yaml(chosen, header=_header(shown, entry["title"], index, len(scenarios)))}
+            "yaml": to_yaml(_empty_slots(chosen), header=_header(shown, entry["title"], index, len(scenarios)))}
 
 
 #: how an empty field slot is written in a scenario people read (the loader takes it, and null, as empty)

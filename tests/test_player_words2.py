@@ -160,3 +160,39 @@ def test_card_and_term_refuse_what_looks_like_nothing():
     clean_error(r, "용어 '없는말'을 찾을 수 없습니다")
     assert "term." not in r.stderr
     assert ok("card", "별마데").startswith("('별마데' → '별마대'로 찾았습니다)")
+
+
+# ------------------------------------------------------------------------- scenario templates ----
+KINDS = ("전투", "이동", "승리확인", "필드", "라운드", "게임")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_scenario_templates_are_korean_and_resolve(kind):
+    text = ok("scenario", "new", kind)
+    body = "\n".join(line.split("#")[0] for line in text.splitlines())  # what is written, not the comments
+    # no English piece code (gk1, drill, amp …) and no YAML word for an empty slot: every value a player
+    # writes is Korean, a number, a side code or a cell
+    assert not re.search(r"\bnull\b", text), kind
+    latin = set(re.findall(r"[A-Za-z][A-Za-z0-9_]*", body)) - {"DGM", "BGM"}
+    assert not latin, (kind, latin)
+    got = json.loads(ok("simulate", "-", "--json", input=text))
+    assert not got.get("errors") and not (got.get("first_illegal") if kind == "게임" else None)
+
+
+def test_combat_template_names_pieces_by_card():
+    text = ok("scenario", "new", "전투")
+    assert "- {아이디: 수문장1, 카드: 수문장}" in text and "대상: 행성굴착기}" in text
+    assert "[수문장, 장인, 빈자리, 빈자리, 빈자리]" in text
+
+
+def test_an_empty_field_slot_is_written_binjari(corpus):
+    base = "종류: 필드\n진영: DGM\n필드: [수문장, 장인, EMPTY, EMPTY, EMPTY]\n행동:\n- {놓기: 별마대, 자리: 3, 면: 앞면}\n"
+    texts = {w: base.replace("EMPTY", w) for w in ("null", "빈자리", "빈 자리")}
+    results = {w: json.loads(ok("simulate", "-", "--json", input=t)) for w, t in texts.items()}
+    assert results["빈자리"] == results["null"] == results["빈 자리"]
+    assert not results["빈자리"].get("errors") and results["빈자리"]["slots"][3]["top"] is None
+    # the example export writes the rulebook's word, and reads back to the same result
+    text = ok("example", "장면5", "--scenario")
+    assert "DGM: [수문장, 장인, 갑사, 별마대, 빈자리]" in text and "null" not in text
+    again = json.loads(ok("simulate", "-", "--json", input=text))
+    assert again["prisoners"] == {"DGM": ["giant", "drill", "amp"], "BGM": ["gk"]}

@@ -153,10 +153,13 @@ def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
     usage error (exit 2)."""
     if value is None:
         return None
-    from .dates import FORMS, parse_date
+    from .dates import FORMS, missing_day, parse_date
 
     date = parse_date(value, _data_year)
     if date is None:
+        no_such = missing_day(value)
+        if no_such:  # the form is right; the month has no such day
+            raise typer.BadParameter(f"{no_such}은 없는 날짜입니다.", param_hint=opt)
         raise typer.BadParameter(f"날짜로 읽을 수 없습니다: {value}. 이렇게 적으세요: {FORMS}.", param_hint=opt)
     return date
 
@@ -186,8 +189,8 @@ def fight(
     battle: Optional[List[str]] = typer.Option(None, "--battle", "-b", metavar="'누가 카드 [대상]'",
                                                help="전투 1단계의 (전투) 특수카드(선언 순서대로 여러 번). 예: --battle \"공격자 피의장막\""),
     cell: Optional[str] = typer.Option(None, "--cell", metavar="셀",
-                                       help="전투가 벌어지는 셀 (예: 2,4). 적으면 답이 그 셀로 말하고, 적지 않으면 셀을 말하지 "
-                                            "않습니다."),
+                                       help="전투가 벌어지는 셀 (예: 2,4). 적으면 답에 그 셀 좌표가 나오고, 적지 않으면 "
+                                            "나오지 않습니다."),
     save: Optional[str] = typer.Option(None, "--save", metavar="파일",
                                        help="같은 전투를 시나리오 YAML로 저장합니다 (고쳐서 flamer simulate로 다시 풀기)."),
     as_json: bool = JSON_OPT,
@@ -201,7 +204,7 @@ def fight(
     fmt: str = typer.Option("text", "--format", metavar="형식", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식: text(텍스트, 기본), md(마크다운), html."),
     stat: Optional[List[str]] = typer.Option(None, "--stat", metavar="'카드이름 스탯 값'",
                                              help="카드 데이터에 없는(미상) 수치를 직접 넣습니다(여러 번). 스탯: 레벨, 체력, 공격력, 비용 "
-                                                  "(lv, hp, atk, cost). 그 카드의 기물 가운데 줄에 그 수치를 적지 않은 기물에 "
+                                                  "(lv, hp, atk, cost). 그 카드의 기물 가운데 전투 문장에 그 수치를 적지 않은 기물에 "
                                                   "쓰이고, 출력에 '직접 넣은 값'으로 표시됩니다. 예: --stat \"개미 체력 2\""),
     link: bool = typer.Option(False, "--link",
                               help="답 뒤 마지막 줄에 같은 판정을 여는 판정기 링크(사이트의 판정기 페이지)를 출력합니다. "
@@ -221,11 +224,12 @@ def fight(
     데이터베이스에 없는 기물은 이름(lv2 hp2 atk1)처럼 적습니다. 진영 코드를 정하려면 "DGM: 수문장 vs BGM: 개미".
 
     대응·(전투) 선언은 '누가 카드 [능력] [대상] [비용 기물] [셀 x,y]': 누가 = 공격자/수비자(또는 진영 코드),
-    대상·비용은 기물 id나 카드 이름.
+    대상·비용은 카드 이름(같은 카드의 기물이 둘이면 행성굴착기2처럼 번호까지).
 
     카드 데이터에 없는 수치(미상)는 판정이 실제로 그 값에 달려 있을 때만 묻습니다(한 번 맞고 포획되는 정착 기물,
     비용으로 치운 기물은 묻지 않음). 터미널이면 하나씩 묻고, 아니면 필요한 값을 적은 오류로 끝납니다(종료 코드 1):
-    줄에 적거나(개미(체력2)) --stat "개미 체력 2"로 넣으세요. 넣은 값에 따라 다른 값이 더 필요할 수 있습니다.
+    전투 문장의 카드 이름 뒤 괄호에 적거나(개미(체력2)) --stat "개미 체력 2"로 넣으세요. 넣은 값에 따라 다른 값이
+    더 필요할 수 있습니다.
 
     \b
     예: flamer fight "수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)"
@@ -299,7 +303,8 @@ def fight(
         try:
             # what the player wrote, for the words of the answer (never the JSON): the sides the cards could
             # not tell apart are 공격자 / 수비자, and a cell the player did not name is not shown
-            people = {"roles": built.roles, "cell": None if cell is not None else next(iter(built.doc["cells"]))}
+            people = {"roles": built.roles, "cell": None if cell is not None else next(iter(built.doc["cells"])),
+                      "fight": True}
             present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
                              brief=brief, player=oneliner.player_json(built), link=url(), people=people,
                              full=full, short=not (full or brief))
@@ -721,11 +726,11 @@ def site(
                                           help=f"판정기 엔진의 Pyodide {_PYODIDE}: npm 패키지 파일이 든 폴더나 그 압축 파일 "
                                                "(없으면 환경 변수 FLAMER_PYODIDE, 사용자 캐시, npm 레지스트리 순으로 구함)."),
     no_engine: bool = typer.Option(False, "--no-engine",
-                                   help="판정기 엔진 없이 만듭니다: 읽기와 검색만 되고 사이트가 약 14메가바이트 작아집니다 "
+                                   help="판정기 엔진 없이 만듭니다: 읽기와 검색만 되고 사이트가 약 17메가바이트 작아집니다 "
                                         "(환경 변수 FLAMER_PYODIDE=0도 같음)."),
     serve: bool = typer.Option(False, "--serve",
                                help="만든 폴더를 이 컴퓨터(127.0.0.1)의 웹 서버로 엽니다 (판정기는 웹 서버로 연 사이트에서만 "
-                                    "돕니다). 터미널에서 중단하면 끝납니다."),
+                                    "동작합니다). 터미널에서 중단하면 끝납니다."),
     as_json: bool = JSON_OPT,
 ):
     """정적 레퍼런스 사이트를 폴더에 씁니다: 목차와 검색, 규칙 페이지(조항마다 고정 링크), 카드 페이지,

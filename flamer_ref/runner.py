@@ -86,7 +86,23 @@ def refs(corpus, *objs) -> dict[str, dict]:
         _ids_in(o, ids)
     from .lookup import cite_ref
 
-    return {i: cite_ref(corpus, i) for i in sorted(ids)}
+    got = {i: cite_ref(corpus, i) for i in ids}
+    return dict(sorted(got.items(), key=lambda kv: _cite_order(kv[0], kv[1])))
+
+
+def _cite_order(cid: str, ref: dict) -> tuple:
+    """Clauses and interpretations by number (1.5, 5.2, 5.10, 6.14, 해석 6.14-1, 6.26), then rulings by date,
+    then anything else by id: the order a judge scans a list of citations in."""
+    number = ref.get("number")
+    if ref.get("kind") in ("clause", "interpretation") and number:
+        head, _, sub = str(number).removeprefix("해석").strip().partition("-")
+        try:
+            return (0, tuple(int(x) for x in head.split(".")), int(sub) if sub.isdigit() else 0, cid)
+        except ValueError:
+            pass
+    if ref.get("kind") == "ruling":
+        return (1, (), 0, f"{ref.get('date') or ''} {cid}")
+    return (2, (), 0, cid)
 
 
 # ------------------------------------------------------------ comparisons ----

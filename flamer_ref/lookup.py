@@ -436,7 +436,17 @@ def term(corpus: Corpus, word: str) -> dict:
     return {"id": t["id"], "term": t["term"], "aliases": t["aliases"], "definition": t["definition"],
             "clauses": [clause_ref(corpus, c) for c in t["clauses"]],
             "source": corpus.source_title(t["source"]), "query": word, "corrected": corrected,
-            "everyday": everyday.get(t["id"], [])}
+            "everyday": _everyday_shown(everyday.get(t["id"], []))}
+
+
+def _everyday_shown(words: list[str]) -> list[str]:
+    """The everyday words a player says for a term, as a list to read: not a question (몇 곳 asks, it names
+    nothing) and not a verb glued to a word (땅지키다, kept in the thesaurus for '땅 지켜' typed as one
+    phrase, is 지키다 again)."""
+    asking = ("몇", "뭐", "무엇", "어디", "언제", "누가", "누구", "왜", "어떻게")
+    verbs = [w for w in words if w.endswith("다")]
+    return [w for w in words if not any(part in asking for part in w.split())
+            and not (w.endswith("다") and " " not in w and any(v != w and w.endswith(v) for v in verbs))]
 
 
 def terms(corpus: Corpus) -> dict:

@@ -6,7 +6,8 @@ parser (a card name in a scenario file, engine/scenario.resolve_card)."""
 from __future__ import annotations
 
 from .errors import Ambiguous, BadInput, NotFound
-from .korean import choseong, is_choseong_query, is_qwerty_candidate, jamo, josa, quoted, qwerty_to_jamo
+from .korean import (choseong, is_choseong_query, is_qwerty_candidate, jamo, josa, quoted, qwerty_to_jamo,
+                     syllable_count)
 
 
 def norm_name(s: str) -> str:
@@ -53,8 +54,10 @@ def resolve_name(query: str, names: dict[str, str], what: str) -> tuple[str, boo
     if inside:
         return pick(inside, "이름 일부")
     ranked = _ranked(normed, forms)
-    if ranked and ranked[0][1] >= 70 and (len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= 8) \
-            and ranked[0][2] <= max(1, len(forms[0]) // 3):
+    if ranked and ranked[0][1] >= 70 and (len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= 8) and (
+            ranked[0][2] <= max(1, len(forms[0]) // 3)
+            or any(forms[0].startswith(jamo(n)) and syllable_count(jamo(n)) >= 2  # the name, then more: 별마대요
+                   for n, ks in normed.items() if ranked[0][0] in ks)):
         return ranked[0][0], True
     close = [k for k, s, _ in ranked if s >= 60][:6]
     if len(close) > 1:
@@ -68,7 +71,7 @@ def resolve_name(query: str, names: dict[str, str], what: str) -> tuple[str, boo
 #: A typed name is read as another one only when it is alike (rapidfuzz ratio of their jamo at least 70, and
 #: 8 more than the next name's) and a typo away: at most one keystroke (jamo) in three differs — 별마데 → 별마대,
 #: 개마 → 개미, 맞대웅 → 맞대응 (one each). A farther guess is refused with the candidates: 아무거나 is not
-#: 암막턴 (ratio 71, but four keystrokes of eight).
+#: 암막턴 (ratio 71, but four keystrokes of eight). A name followed by more is read as the name: 별마대요 → 별마대.
 #: a name farther than this is not offered as a candidate at all (없는카드 ~ 은림단: 40, 없는말 ~ 헌납: 50)
 SHOW_AT = 55
 

@@ -3,6 +3,7 @@ answer the CLI prints (and renders for people). No printing here."""
 
 from __future__ import annotations
 
+import re
 
 from .corpus import EXAMPLE_TYPES, FACTIONS, RULING_STATUS, Corpus
 from .errors import Ambiguous, BadInput, NotFound
@@ -529,11 +530,17 @@ def _example_line(corpus: Corpus, eid: str) -> str:
 
 def resolve_example(corpus: Corpus, query: str) -> str:
     """The example's id for its number (3, 3번), its title or the start of it (장면5, 장면 5, 증폭기 결속), or
-    its id; an FAQ item's id is given back as it is (its scenario is exported like an example's). Several
+    its id; an FAQ item (FAQ4, or its id) is given back as its id (its scenario is exported like an example's). Several
     titles that fit, or none, are an error listing the nearest by number and title."""
     q = query.strip()
     if q in corpus.examples or q in corpus.faq:
         return q
+    m = re.fullmatch(r"(?i)faq\s*(\d+)", q)  # FAQ4: an FAQ item's scenario, as `flamer examples` lists it
+    if m:
+        fid = _by_number(corpus, "faq", int(m.group(1)))
+        if fid is None:
+            raise NotFound(f"FAQ {m.group(1)}번이 없습니다. 1번부터 {len(corpus.faq)}번까지 있습니다 (목록: flamer faq).")
+        return fid
     n = _numbered_query(q)
     if n is not None:
         eid = _by_number(corpus, "examples", n)
@@ -560,9 +567,10 @@ def resolve_example(corpus: Corpus, query: str) -> str:
 
 def example(corpus: Corpus, example_id: str) -> dict:
     _not_blank(example_id, "예시")
-    e = corpus.examples.get(resolve_example(corpus, example_id))
-    if e is None:  # an FAQ item's id: it is no example
-        raise NotFound(f"예시 {_quoted(example_id, '이/가')} 없습니다. FAQ 항목은 flamer faq로 봅니다.")
+    eid = resolve_example(corpus, example_id)
+    e = corpus.examples.get(eid)
+    if e is None:  # an FAQ item: it is no example
+        raise NotFound(f"{_quoted(example_id, '은/는')} 예시가 아니라 FAQ 항목입니다: flamer faq {faq_number(corpus, eid)}")
     return {"id": e["id"], "number": example_number(corpus, e["id"]), "title": e["title"], "type": e["type"],
             "type_ko": EXAMPLE_TYPES[e["type"]],
             "source": corpus.source_title(e["source"]), "situation": e["situation"], "steps": e["steps"],

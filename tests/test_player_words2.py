@@ -445,3 +445,12 @@ def test_readme_commands_hold_no_internal_word(tmp_path, monkeypatch):
                 files[target].write_text(text, encoding="utf-8")
             stdin = text
     assert not bad, bad
+
+
+def test_an_faq_items_scenario_exports_by_its_number():
+    text = ok("example", "FAQ 4", "--scenario")
+    assert text.startswith("# FAQ4 — 상대 본진에") and "flamer example FAQ4#2 --scenario" in text
+    assert json.loads(ok("simulate", "-", "--json", input=text))["kind"] == "move"
+    assert json.loads(ok("simulate", "-", "--json", input=ok("example", "FAQ4#2", "--scenario")))["winner"] == "DGM"
+    r = invoke("example", "FAQ4")
+    clean_error(r, "'FAQ4'는 예시가 아니라 FAQ 항목입니다: flamer faq 4")

@@ -153,10 +153,13 @@ def _usage_date(value: Optional[str], opt: str) -> Optional[str]:
     usage error (exit 2)."""
     if value is None:
         return None
-    from .dates import FORMS, parse_date
+    from .dates import FORMS, missing_day, parse_date
 
     date = parse_date(value, _data_year)
     if date is None:
+        no_such = missing_day(value)
+        if no_such:  # the form is right; the month has no such day
+            raise typer.BadParameter(f"{no_such}은 없는 날짜입니다.", param_hint=opt)
         from .korean import cut
 
         raise typer.BadParameter(f"날짜로 읽을 수 없습니다: {cut(value)}. 이렇게 적으세요: {FORMS}.", param_hint=opt)
@@ -190,8 +193,8 @@ def fight(
     battle: Optional[List[str]] = typer.Option(None, "--battle", "-b", metavar="'누가 카드 [대상]'",
                                                help="전투 1단계의 (전투) 특수카드(선언 순서대로 여러 번). 예: --battle \"공격자 피의장막\""),
     cell: Optional[str] = typer.Option(None, "--cell", metavar="셀",
-                                       help="전투가 벌어지는 셀 (예: 2,4). 적으면 답이 그 셀로 말하고, 적지 않으면 셀을 말하지 "
-                                            "않습니다."),
+                                       help="전투가 벌어지는 셀 (예: 2,4). 적으면 답에 그 셀 좌표가 나오고, 적지 않으면 "
+                                            "나오지 않습니다."),
     save: Optional[str] = typer.Option(None, "--save", metavar="파일",
                                        help="같은 전투를 시나리오 YAML로 저장합니다 (고쳐서 flamer simulate로 다시 풀기). "
                                             "옆의 임시 파일에 다 쓴 뒤 바꿔 넣으므로, 쓰다가 실패하면 원래 파일은 그대로입니다."),
@@ -206,7 +209,7 @@ def fight(
     fmt: str = typer.Option("text", "--format", metavar="형식", autocompletion=complete.choices(complete.FORMATS), help="사람용 출력 형식: text(텍스트, 기본), md(마크다운), html."),
     stat: Optional[List[str]] = typer.Option(None, "--stat", metavar="'카드이름 스탯 값'",
                                              help="카드 데이터에 없는(미상) 수치를 직접 넣습니다(여러 번). 스탯: 레벨, 체력, 공격력, 비용 "
-                                                  "(lv, hp, atk, cost). 그 카드의 기물 가운데 줄에 그 수치를 적지 않은 기물에 "
+                                                  "(lv, hp, atk, cost). 그 카드의 기물 가운데 전투 문장에 그 수치를 적지 않은 기물에 "
                                                   "쓰이고, 출력에 '직접 넣은 값'으로 표시됩니다. 예: --stat \"개미 체력 2\""),
     link: bool = typer.Option(False, "--link",
                               help="답 뒤 마지막 줄에 같은 판정을 여는 판정기 링크(사이트의 판정기 페이지)를 출력합니다. "
@@ -228,11 +231,12 @@ def fight(
     데이터베이스에 없는 기물은 이름(lv2 hp2 atk1)처럼 적습니다. 진영 코드를 정하려면 "DGM: 수문장 vs BGM: 개미".
 
     대응·(전투) 선언은 '누가 카드 [능력] [대상] [비용 기물] [셀 x,y]': 누가 = 공격자/수비자(또는 진영 코드),
-    대상·비용은 기물 id나 카드 이름.
+    대상·비용은 카드 이름(같은 카드의 기물이 둘이면 행성굴착기2처럼 번호까지).
 
     카드 데이터에 없는 수치(미상)는 판정이 실제로 그 값에 달려 있을 때만 묻습니다(한 번 맞고 포획되는 정착 기물,
     비용으로 치운 기물은 묻지 않음). 터미널이면 하나씩 묻고, 아니면 필요한 값을 적은 오류로 끝납니다(종료 코드 1):
-    줄에 적거나(개미(체력2)) --stat "개미 체력 2"로 넣으세요. 넣은 값에 따라 다른 값이 더 필요할 수 있습니다.
+    전투 문장의 카드 이름 뒤 괄호에 적거나(개미(체력2)) --stat "개미 체력 2"로 넣으세요. 넣은 값에 따라 다른 값이
+    더 필요할 수 있습니다.
 
     \b
     예: flamer fight "수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)"
@@ -306,7 +310,8 @@ def fight(
         try:
             # what the player wrote, for the words of the answer (never the JSON): the sides the cards could
             # not tell apart are 공격자 / 수비자, and a cell the player did not name is not shown
-            people = {"roles": built.roles, "cell": None if cell is not None else next(iter(built.doc["cells"]))}
+            people = {"roles": built.roles, "cell": None if cell is not None else next(iter(built.doc["cells"])),
+                      "fight": True}
             present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
                              brief=brief, player=oneliner.player_json(built), link=url(), people=people,
                              full=full, short=not (full or brief))
@@ -447,22 +452,23 @@ def search(
                                      param_hint="--kind")
 
     def go():
-        from .search import search_report
+        from .search import search_report, shown_matches
 
         q = " ".join(query)
         _check_length(q, "검색어", "찾을 말의 핵심 낱말 몇 개만 적으세요 (예: flamer search 대응 스택).")
         from .searchindex import load_index
 
-        obj = search_report(load_index(), q, kind=k, limit=min(limit, 5) if explain else limit, as_of=as_of,
+        index = load_index()
+        obj = search_report(index, q, kind=k, limit=min(limit, 5) if explain else limit, as_of=as_of,
                             explain=explain or not as_json)
         if as_json:
             _emit(obj, True)
         elif explain:
             _emit(obj, False, "cli/search_explain.txt.j2")
         else:
-            for r in obj["results"]:  # the words of the entry the query's words matched
-                r["matched"] = list(dict.fromkeys(x["matched"] for x in r.pop("explain")
-                                                  if x["matched"] and x["how"] not in ("kind", "question")))
+            for r in obj["results"]:  # why it came up, in the words the player typed
+                r.update(shown_matches(index, r))
+                r.pop("explain", None)
             _emit(obj, False, "cli/search.txt.j2")
 
     _run(go, as_json=as_json)
@@ -472,14 +478,15 @@ def search(
 @app.command()
 def rule(
     rule_words: List[str] = typer.Argument(..., metavar="조항", autocompletion=complete.rule_ids,
-                                           help="조항 번호 (예: 6.26, 1.10.1, 해석 6.14-1), 조항 id (예: combat.step7.sweep), "
-                                                "해석 id (interp.…), 판정 id (ruling.…) 또는 판정 날짜 (9/24). 전각 숫자(６.２６)도 됩니다."),
+                                           help="조항 번호 (예: 6.26, 1.10.1, 해석 6.14-1) 또는 판정 날짜 (9/4; 그날 판정이 "
+                                                "여럿이면 9/24-2처럼 번호까지). 조항·해석·판정 id도 됩니다. 전각 숫자(６.２６)도 됩니다."),
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):
     """조항 하나를 봅니다: 번호와 문안, 출처 페이지, 관련 판정, 함께 볼 조항.
 
-    조항은 번호(6.26)로도 id(combat.step7.sweep)로도 찾습니다. 번호는 한 규칙 판 안에서 바뀌지 않습니다.
+    조항은 번호(6.26)로 찾습니다. 번호는 한 규칙 판 안에서 바뀌지 않습니다. 판정은 날짜(9/4)로 찾고, 그날
+    판정이 여럿이면 rules/rulings.yaml에 적힌 차례대로 번호를 붙입니다(9/24-1, 9/24-2).
 
     --as-of 날짜를 주면 그날 유효했던 문안과 그 뒤에 바뀐 판정을 보여 줍니다.
     """
@@ -489,12 +496,16 @@ def rule(
     def go():
         from .lookup import rule as do_rule
 
-        _check_length(rule_id, "조항 번호나 id", "조항 번호나 id 하나를 적으세요 (예: flamer rule 6.26).")
+        _check_length(rule_id, "조항 번호", "조항 번호나 판정 날짜 하나를 적으세요 (예: flamer rule 6.26, flamer rule 9/24-2).")
         corpus = _corpus()
         obj = do_rule(corpus, rule_id, as_of)
+        from .handles import example_number, faq_number
+
         _emit(obj, as_json, "cli/rule.txt.j2", **_lookup_words(corpus),
               faq_questions={f: corpus.faq[f]["question"] for f in obj.get("faq", ())},
-              example_titles={e: corpus.examples[e]["title"] for e in obj.get("examples", ())})
+              example_titles={e: corpus.examples[e]["title"] for e in obj.get("examples", ())},
+              faq_numbers={f: faq_number(corpus, f) for f in obj.get("faq", ())},
+              example_numbers={e: example_number(corpus, e) for e in obj.get("examples", ())})
 
     _run(go, as_json=as_json)
 
@@ -505,7 +516,8 @@ def rulings(
     until: Optional[str] = typer.Option(None, "--until", metavar="날짜", help="이 날짜 이전(포함)."),
     as_json: bool = JSON_OPT,
 ):
-    """날짜가 붙은 판정(확정·정정·개정·폐지·도입…)을 오래된 순으로 봅니다."""
+    """날짜가 붙은 판정(확정·정정·개정·폐지·도입…)을 오래된 순으로 봅니다. 판정 하나는 flamer rule 날짜로
+    봅니다(9/4; 그날 판정이 여럿이면 9/24-2)."""
     since, until = _usage_date(since, "--since"), _usage_date(until, "--until")
 
     def go():
@@ -595,7 +607,8 @@ def term(
 
 @app.command()
 def faq(
-    faq_id: Optional[str] = typer.Argument(None, metavar="[항목]", autocompletion=complete.faq_ids, help="FAQ id. 없으면 전체."),
+    faq_id: Optional[str] = typer.Argument(None, metavar="[번호|낱말]", autocompletion=complete.faq_ids,
+                                           help="FAQ 번호(3)나 질문에 든 낱말(주사위). 없으면 전체."),
     fmt: str = typer.Option("text", "--format", metavar="형식",
                             autocompletion=complete.choices(complete.FORMATS + ("pdf",)),
                             help="text(텍스트: 터미널), md(마크다운), html(인쇄용 페이지: flamer book의 FAQ 부분과 같은 모양), pdf."),
@@ -605,10 +618,11 @@ def faq(
     as_of: Optional[str] = ASOF_OPT,
     as_json: bool = JSON_OPT,
 ):
-    """'자주 하는 실수 · 질문' 항목을 봅니다.
+    """'자주 하는 실수 · 질문' 항목을 봅니다. 항목은 번호(flamer faq 3)나 질문에 든 낱말(flamer faq 주사위)로
+    고릅니다. 번호는 rules/faq.yaml의 순서이고, 새 항목은 끝에 붙어 번호가 바뀌지 않습니다.
 
     --format html|md|pdf는 인쇄용 FAQ 페이지입니다: 페이지별 FAQ 전부와 대응턴의 판정 사례, 시나리오가 붙은
-    항목은 엔진이 푼 결과, 끝에 답이 인용한 조항. --as-of 날짜를 주면 그날의 규칙으로 풉니다.
+    항목은 계산한 결과, 끝에 답이 인용한 조항. --as-of 날짜를 주면 그날의 규칙으로 풉니다.
     """
     fmt = _usage_format(fmt, ("text", "md", "html", "pdf"))
     _check_pdf_target(fmt, output)
@@ -618,7 +632,8 @@ def faq(
         from .lookup import faq as do_faq
 
         if faq_id is not None:
-            _check_length(faq_id, "FAQ id", "FAQ id 하나를 적으세요 (예: flamer faq faq.combat.dice, 목록은 id 없이).")
+            _check_length(faq_id, "FAQ 번호나 낱말", "FAQ 번호나 질문의 낱말 하나를 적으세요 (예: flamer faq 3, "
+                                                   "flamer faq 주사위; 목록은 그냥 flamer faq).")
         corpus = _corpus()
         data = do_faq(corpus, faq_id)
         if as_json or fmt == "text":
@@ -634,7 +649,7 @@ def faq(
         report = PageReport("faq", fmt, {"faq": len(corpus.faq)})
         with report.progress:
             report.step("solve")
-            page = build_faq(corpus, as_of, faq_id)
+            page = build_faq(corpus, as_of, data["faq"][0]["id"] if faq_id is not None else None)
             report.step("render")
             text = render_md(page) if fmt == "md" else render_html(page)
             pages, size = write_page(text, fmt, output, progress=report.pdf_step)
@@ -721,11 +736,11 @@ def site(
                                           help=f"판정기 엔진의 Pyodide {_PYODIDE}: npm 패키지 파일이 든 폴더나 그 압축 파일 "
                                                "(없으면 환경 변수 FLAMER_PYODIDE, 사용자 캐시, npm 레지스트리 순으로 구함)."),
     no_engine: bool = typer.Option(False, "--no-engine",
-                                   help="판정기 엔진 없이 만듭니다: 읽기와 검색만 되고 사이트가 약 14메가바이트 작아집니다 "
+                                   help="판정기 엔진 없이 만듭니다: 읽기와 검색만 되고 사이트가 약 17메가바이트 작아집니다 "
                                         "(환경 변수 FLAMER_PYODIDE=0도 같음)."),
     serve: bool = typer.Option(False, "--serve",
                                help="만든 폴더를 이 컴퓨터(127.0.0.1)의 웹 서버로 엽니다 (판정기는 웹 서버로 연 사이트에서만 "
-                                    "돕니다). 폴더 안의 일반 파일만 보내고(심볼릭 링크는 따라가지 않고 폴더 목록은 보이지 "
+                                    "동작합니다). 폴더 안의 일반 파일만 보내고(심볼릭 링크는 따라가지 않고 폴더 목록은 보이지 "
                                     "않음), 이 컴퓨터의 이름으로 온 요청에만 답합니다. 터미널에서 중단하면 끝납니다."),
     as_json: bool = JSON_OPT,
 ):
@@ -827,30 +842,38 @@ def _serve(directory: str, port: Optional[str], as_json: bool) -> None:
 @app.command()
 def example(
     example_id: Optional[str] = typer.Argument(None, metavar="[예시]", autocompletion=complete.example_ids,
-                                               help="예시 id. 없으면 목록."),
+                                               help="예시 번호(3)나 제목(장면5, '증폭기 결속'). 없으면 목록."),
     show_scenario: bool = typer.Option(False, "--scenario",
                                        help="예시의 시나리오 YAML을 출력합니다 (flamer simulate -로 그대로 다시 풉니다). "
-                                            "시나리오가 여럿인 예시는 ID#2처럼 번호로 고릅니다."),
+                                            "시나리오가 여럿인 예시는 8#2처럼 번호로 고릅니다."),
     as_json: bool = JSON_OPT,
 ):
-    """룰북의 예시(룰북 예시·보드 상황 상세 예시·그림보드 예시)를 봅니다.
+    """룰북의 예시(룰북 예시·보드 상황 상세 예시·그림보드 예시)를 봅니다. 번호나 제목으로 고릅니다.
 
-    예: flamer example ex.combat.scene5 --scenario | flamer simulate -
+    예: flamer example 장면5 / flamer example 2 --scenario | flamer simulate -
     """
     if show_scenario and not example_id:
-        raise typer.BadParameter("--scenario에는 예시 id가 필요합니다 (예: flamer example ex.combat.scene5 --scenario).",
+        raise typer.BadParameter("--scenario에는 예시 번호나 제목이 필요합니다 (예: flamer example 장면5 --scenario).",
                                  param_hint="--scenario")
 
     def go():
         from .lookup import example as do_example, examples_list
 
         if example_id is not None:
-            _check_length(example_id, "예시 id", "예시 id 하나를 적으세요 (예: flamer example ex.combat.scene5, 목록은 id 없이).")
+            _check_length(example_id, "예시", "예시 번호나 제목 하나를 적으세요 (예: flamer example 장면5, 목록은 그냥 "
+                                             "flamer example).")
         if show_scenario:
-            from .scenario_files import example_scenario
+            from .handles import example_number, faq_number
+            from .lookup import resolve_example
             from .render import render
+            from .scenario_files import example_scenario
 
-            out = example_scenario(_corpus(), example_id)
+            corpus = _corpus()
+            base, hash_, num = example_id.partition("#")
+            eid = resolve_example(corpus, base)
+            handle = (f"FAQ{faq_number(corpus, eid)}" if eid in corpus.faq else str(example_number(corpus, eid))
+                      if eid in corpus.examples else eid)
+            out = example_scenario(corpus, eid + hash_ + num, handle=handle)
             if as_json:
                 _emit({k: out[k] for k in ("id", "title", "index", "count", "scenario")}, True)
                 return
@@ -874,6 +897,9 @@ def timing(
     as_json: bool = JSON_OPT,
 ):
     """언제 쓸 수 있나: 누구의 라운드, 어느 턴·단계, 손패/필드, 기물 상태, 맞대응, 조우 필요, 그 뒤.
+
+    이름의 작은 오타는 고쳐 읽고 알려 줍니다(맞대웅 → 맞대응). 어느 이름과도 가깝지 않으면 짐작하지 않고 비슷한
+    이름을 보여 주며 끝납니다(종료 코드 1).
 
     예: flamer timing 진내폭격 / flamer timing 비행 / flamer timing "(대응)" / flamer timing 구조물
     """

@@ -105,6 +105,12 @@ def rule_ids(ctx, incomplete):
         if number.startswith(incomplete):
             item = corpus.clauses.get(key) or corpus.interpretations[key]
             out.append((number, item.get("title") or ""))
+    from .handles import ruling_ref
+
+    for r in corpus.rulings.values():  # a ruling by its day (9/24, 9/24-2)
+        ref = ruling_ref(corpus, r["id"])
+        if ref.startswith(incomplete):
+            out.append((ref, f"{r['label']} — {r['title']}"))
     for table in (corpus.clauses, corpus.interpretations, corpus.rulings):
         for key, item in table.items():
             if key.startswith(incomplete):
@@ -114,12 +120,15 @@ def rule_ids(ctx, incomplete):
 
 @_safe
 def faq_ids(ctx, incomplete):
-    return [(k, f["question"]) for k, f in _corpus().faq.items() if k.startswith(incomplete)]
+    """FAQ numbers (`flamer faq 3`), with their questions."""
+    return [(str(n), f["question"]) for n, f in enumerate(_corpus().faq.values(), 1) if str(n).startswith(incomplete)]
 
 
 @_safe
 def example_ids(ctx, incomplete):
-    return [(k, e["title"]) for k, e in _corpus().examples.items() if k.startswith(incomplete)]
+    """Example numbers (`flamer example 3`), with their titles."""
+    return [(str(n), e["title"]) for n, e in enumerate(_corpus().examples.values(), 1)
+            if str(n).startswith(incomplete)]
 
 
 @_safe

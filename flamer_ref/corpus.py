@@ -917,7 +917,8 @@ class _Loading:
         if not corpus.clauses:
             raise DataError([Problem(str(self.root / "rules" / "clauses"), None, None, "조항이 하나도 없습니다.",
                                      "rules/clauses/에 조항 파일을 두세요")])
-        corpus.rulings = dict(sorted(corpus.rulings.items(), key=lambda kv: (kv[1]["date"], kv[0])))
+        # by date; one day's rulings in the order of the file (a day's rulings are numbered so: 9/24-2)
+        corpus.rulings = dict(sorted(corpus.rulings.items(), key=lambda kv: kv[1]["date"]))
         corpus.sections = dict(sorted(corpus.sections.items(), key=lambda kv: kv[1]["order"]))
         assign_numbers(corpus)
         corpus.__dict__["_printed"] = self.printed  # (not cached: `flamer validate` parses afresh)

@@ -64,3 +64,31 @@ def parse_date(value, default_year) -> str | None:
             year = default_year() if callable(default_year) else default_year
             return _ymd(int(year), month, day)
     return None
+
+
+def missing_day(value) -> str | None:
+    """'9월 31일' when `value` is written as a date (9/31, 2026-02-30, 9월 31일) whose month has no such day;
+    None otherwise (a real date, or text that is no date at all)."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    m = re.fullmatch(r"\d{4}-(\d{2})-(\d{2})", text) or _YEAR_MONTH_DAY.fullmatch(text)
+    groups = None
+    if m is not None:
+        groups = m.groups()[-2:]
+    else:
+        for pattern in _MONTH_DAY:
+            m = pattern.fullmatch(text)
+            if m:
+                groups = m.groups()
+                break
+    if groups is None:
+        return None
+    month, day = int(groups[0]), int(groups[1])
+    if not 1 <= month <= 12 or not 1 <= day <= 31:
+        return None
+    if _ymd(2024, month, day) is None:  # no year has it (2024 is a leap year)
+        return f"{month}월 {day}일"
+    if month == 2 and day == 29 and re.match(r"\d{4}", text) and _ymd(int(text[:4]), 2, 29) is None:
+        return f"{text[:4]}년 2월 29일"
+    return None

@@ -254,16 +254,24 @@ def render_problems(problems) -> str:
     return "\n".join(lines)
 
 
+def _candidate_lines(candidates: list[tuple[str, str]], shown: list[str] | None) -> str:
+    """The candidates as a person reads them: `shown` (one line each, e.g. "3. 전투에 주사위 운이 있나요?"),
+    else each candidate's id and title. The --json error keeps ids and titles (`candidates`)."""
+    if shown is not None:
+        return "\n".join(f"  - {s}" for s in shown)
+    return "\n".join(f"  - {cid}  {title}".rstrip() for cid, title in candidates)
+
+
 class NotFound(FlamerError):
     """An id or name that does not exist; carries the nearest candidates."""
 
     code = "not-found"
 
-    def __init__(self, message: str, candidates: list[tuple[str, str]] | None = None):
+    def __init__(self, message: str, candidates: list[tuple[str, str]] | None = None,
+                 shown: list[str] | None = None):
         self.candidates = candidates or []
         if self.candidates:
-            lines = "\n".join(f"  - {cid}  {title}".rstrip() for cid, title in self.candidates)
-            message = f"{message}\n비슷한 항목:\n{lines}"
+            message = f"{message}\n비슷한 항목:\n{_candidate_lines(self.candidates, shown)}"
         super().__init__(message)
 
 
@@ -272,10 +280,9 @@ class Ambiguous(FlamerError):
 
     code = "ambiguous"
 
-    def __init__(self, message: str, candidates: list[tuple[str, str]]):
+    def __init__(self, message: str, candidates: list[tuple[str, str]], shown: list[str] | None = None):
         self.candidates = candidates
-        lines = "\n".join(f"  - {cid}  {title}".rstrip() for cid, title in candidates)
-        super().__init__(f"{message}\n후보:\n{lines}")
+        super().__init__(f"{message}\n후보:\n{_candidate_lines(candidates, shown)}")
 
 
 class BadInput(FlamerError):

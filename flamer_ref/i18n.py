@@ -143,10 +143,7 @@ def usage_message(exc) -> str:
     if isinstance(exc, cexc.NoSuchOption):
         from .korean import cut
 
-        out = f"그런 옵션이 없습니다: {cut(exc.option_name)}"
-        if exc.possibilities:
-            out += f". 혹시 {', '.join(sorted(exc.possibilities))}?"
-        return out
+        return _no_such("옵션", cut(exc.option_name), sorted(exc.possibilities or ()))
     if isinstance(exc, cexc.BadParameter):
         hint = _hint(exc)
         msg = _value_message(exc.message)
@@ -166,20 +163,33 @@ def _cut_path(value: str) -> str:
     return cut_path(value)
 
 
+def _no_such(what: str, name: str, near: list[str]) -> str:
+    """"'figth'라는 명령은 없습니다. fight를 찾으셨나요?" — a name the program does not know, and the nearest."""
+    from .korean import josa
+
+    said = josa(f"'{name}'", "이라는/라는")
+    out = f"{said} {what}은 없습니다."
+    near = [n for n in near if n]
+    if near:
+        listed = near[0] if len(near) == 1 else ", ".join(near[:-2] + [josa(near[-2], "이나/나")]) + " " + near[-1]
+        out += f" {josa(listed, '을/를')} 찾으셨나요?"
+    return out
+
+
 #: (pattern, flags, Korean) per click message; compiled on first use (re caches them), not at import:
 #: a command that runs without an error never needs them
 _MESSAGES = [
     (r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)", re.S,
      lambda m: f"쓰지 않는 인자가 더 있습니다: {_cut(m.group(1))} (값을 받지 않는 옵션 뒤에 값을 적었는지 확인하세요)"),
     (r"No such command '([^']+)'\.?(?: Did you mean (.+)\?)?", 0,
-     lambda m: f"그런 명령이 없습니다: {_cut(m.group(1))}" + (f". 혹시 {m.group(2).replace(chr(39), '')}?" if m.group(2) else "")),
+     lambda m: _no_such("명령", _cut(m.group(1)), [x.strip() for x in m.group(2).replace(chr(39), "").split(",")] if m.group(2) else [])),
     (r"Option '([^']+)' requires an argument\.?", 0, lambda m: f"옵션 {m.group(1)}에는 값이 필요합니다."),
     (r"Option '([^']+)' requires (\d+) arguments\.?", 0,
      lambda m: f"옵션 {m.group(1)}에는 값이 {m.group(2)}개 필요합니다."),
     (r"Option '([^']+)' does not take a value\.?", 0, lambda m: f"옵션 {m.group(1)}에는 값을 붙일 수 없습니다."),
     (r"Argument '([^']+)' takes (\d+) values\.?", 0, lambda m: f"인자 {m.group(1)}에는 값이 {m.group(2)}개 필요합니다."),
     (r"No such option: (\S+)(?: Did you mean (\S+)\?)?", 0,
-     lambda m: f"그런 옵션이 없습니다: {_cut(m.group(1))}" + (f". 혹시 {m.group(2)}?" if m.group(2) else "")),
+     lambda m: _no_such("옵션", _cut(m.group(1)), [m.group(2)] if m.group(2) else [])),
     (r"Missing command\.?", 0, lambda m: "명령이 빠졌습니다."),
     (r"Could not open file '?(.+?)'?: (.+)", 0, lambda m: f"파일을 열 수 없습니다: {_cut_path(m.group(1))} ({m.group(2)})"),
     (r"Invalid value for '?([^':]+)'?(?: / '[^']+')*: (.+)", re.S,

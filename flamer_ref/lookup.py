@@ -3,9 +3,11 @@ answer the CLI prints (and renders for people). No printing here."""
 
 from __future__ import annotations
 
+import re
 
 from .corpus import EXAMPLE_TYPES, FACTIONS, RULING_STATUS, Corpus
 from .errors import Ambiguous, BadInput, NotFound
+from .handles import by_number as _by_number, day_rulings, example_number, faq_number, ruling_ref
 from .korean import josa, quoted
 from .names import norm_name as _norm_name, resolve_name  # noqa: F401 - re-exported (pure; the engine imports names)
 
@@ -28,17 +30,22 @@ def check_date(value: str | None, what: str = "--as-of") -> str | None:
 
 # ----------------------------------------------------------------- rulings ----
 def ruling_view(r: dict, corpus: Corpus | None = None) -> dict:
-    """A ruling as the lookups show it; with the corpus, its withdrawals: `withdraws` (the ids it withdraws)
-    and `withdrawn_by` ({id, date} of the ruling that withdraws it, in the data's history, or None)."""
+    """A ruling as the lookups give it; with the corpus, its withdrawals: `withdraws` (the ids it withdraws)
+    and `withdrawn_by` ({id, date} of the ruling that withdraws it, in the data's history, or None), and
+    `ref`: what opens it with `flamer rule` (9/24, or 9/24-2 when the day has several rulings;
+    handles.ruling_ref)."""
     from .inforce import withdrawal
 
-    return {
+    out = {
         "id": r["id"], "date": r["date"], "status": r["status"], "status_ko": RULING_STATUS[r["status"]],
         "label": r["label"], "title": r["title"], "summary": r["summary"], "clauses": list(r["clauses"]),
         "supersedes": r.get("supersedes"), "earlier_rule": r.get("earlier_rule"), "source": list(r["source"]),
         "withdraws": list(r.get("withdraws") or ()),
         "withdrawn_by": withdrawal(corpus.rulings, r["id"]) if corpus is not None else None,
     }
+    if corpus is not None:
+        out["ref"] = ruling_ref(corpus, r["id"])
+    return out
 
 
 def rulings(corpus: Corpus, since: str | None = None, until: str | None = None) -> dict:
@@ -58,6 +65,17 @@ def _id_candidates(corpus: Corpus, query: str, table: dict, title_key: str, n: i
     choices = [f"{k} {table[k][title_key]}" for k in keys]
     hits = process.extract(query, choices, scorer=fuzz.WRatio, limit=n)
     return [(keys[i], _numbered(table[keys[i]], title_key)) for _, _, i in hits]
+
+
+def _titled_candidates(query: str, table: dict, title_key: str, n: int = 5, floor: float = 50.0) -> list[str]:
+    """The ids of `table` whose title (`title_key`) reads most like `query`, best first (none below `floor`):
+    candidates found by their words, not by their ids."""
+    from rapidfuzz import fuzz, process
+
+    keys = list(table)
+    hits = process.extract(query, [table[k][title_key] for k in keys], scorer=fuzz.WRatio, limit=n,
+                           score_cutoff=floor)
+    return [keys[i] for _, _, i in hits]
 
 
 def _numbered(rec: dict, title_key: str = "title") -> str:
@@ -107,6 +125,28 @@ def _number_candidates(corpus: Corpus, typed: str, n: int = 5) -> list[tuple[str
     return [(c["id"], _numbered(c)) for c in same[:n]]
 
 
+def _ruling_line(corpus: Corpus, r: dict) -> str:
+    """A ruling in a candidate list: what opens it, then its label and title (9/24-2  확정 — …)."""
+    return f"{ruling_ref(corpus, r['id'])}  {r['label']} — {r['title']}"
+
+
+def _day_and_number(corpus: Corpus, q: str) -> tuple[str, int | None] | None:
+    """A ruling's day as typed (2026-09-24, 9/24, 9월 24일), with the number of one of that day's rulings
+    after a hyphen (9/24-2); None when `q` names no day."""
+    from .dates import parse_date
+
+    year = lambda: int(corpus.latest_date()[:4])  # noqa: E731 - called only for a date without its year
+    day = parse_date(q, year)
+    if day is not None:
+        return day, None
+    head, dash, tail = q.rpartition("-")
+    if dash and tail.strip().isdigit():
+        day = parse_date(head.strip(), year)
+        if day is not None:
+            return day, int(tail)
+    return None
+
+
 def resolve_rule(corpus: Corpus, query: str) -> str:
     """The id `flamer rule` shows for what was typed: an id, a rule number (6.26, 1.10.1, 해석 6.14-1) or
     a ruling's date (2026-09-24, when one ruling has that date). Raises NotFound / Ambiguous. What a Korean
@@ -121,22 +161,32 @@ def resolve_rule(corpus: Corpus, query: str) -> str:
         hit = find_number(corpus, q)
         if hit is None:
             what = "해석" if "-" in q or q.lstrip().startswith("해석") else "조항"
-            raise NotFound(f"{what} 번호 {_quoted(' '.join(q.split()), '이/가')} 없습니다.", _number_candidates(corpus, q))
+            near = _number_candidates(corpus, q)
+            raise NotFound(f"{what} 번호 {_quoted(' '.join(q.split()), '이/가')} 없습니다.", near,
+                           [title for _, title in near])
         return hit
-    from .dates import parse_date
-
-    day = parse_date(q, lambda: int(corpus.latest_date()[:4]))  # 2026-09-24, 9/24, 9월 24일
-    if day is not None:
-        q = day
-        on_day = [r for r in corpus.rulings.values() if r["date"] == q]
+    got = _day_and_number(corpus, q)  # 2026-09-24, 9/24, 9월 24일; 9/24-2
+    if got is not None:
+        day, n = got
+        on_day = day_rulings(corpus, day)
+        every = list(corpus.rulings.values())
+        if not on_day:
+            raise NotFound(f"{day}의 판정이 없습니다.", [(r["id"], f"{r['date']} {r['label']} — {r['title']}") for r in every],
+                           [_ruling_line(corpus, r) for r in every])
+        if n is not None:
+            if 1 <= n <= len(on_day):
+                return on_day[n - 1]["id"]
+            raise NotFound(f"{day}의 판정은 {len(on_day)}건이라 {n}번이 없습니다.",
+                           [(r["id"], f"{r['label']} — {r['title']}") for r in on_day],
+                           [_ruling_line(corpus, r) for r in on_day])
         if len(on_day) == 1:
             return on_day[0]["id"]
-        if on_day:
-            raise Ambiguous(f"{q}의 판정이 {len(on_day)}건입니다. 하나를 id로 고르세요.",
-                            [(r["id"], f"{r['label']} — {r['title']}") for r in on_day])
-        raise NotFound(f"{q}의 판정이 없습니다.", [(r["id"], f"{r['date']} {r['label']} — {r['title']}")
-                                               for r in corpus.rulings.values()])
-    raise NotFound(f"조항 {_quoted(q, '이/가')} 없습니다.", _id_candidates(corpus, q, corpus.clauses, "title"))
+        raise Ambiguous(f"{day}의 판정이 {len(on_day)}건입니다. 번호를 붙여 고르세요 "
+                        f"(예: flamer rule {ruling_ref(corpus, on_day[-1]['id'])}).",
+                        [(r["id"], f"{r['label']} — {r['title']}") for r in on_day],
+                        [_ruling_line(corpus, r) for r in on_day])
+    near = _id_candidates(corpus, q, corpus.clauses, "title")
+    raise NotFound(f"조항 {_quoted(q, '이/가')} 없습니다.", near, [title for _, title in near])
 
 
 def _not_blank(value, what: str) -> None:
@@ -188,7 +238,7 @@ def rule(corpus: Corpus, rule_id: str, as_of: str | None = None) -> dict:
                     "이전의 문안은 룰북에 없습니다(미상). 아래는 현재 문안입니다.")
         elif first["id"] in earlier_by_ruling:
             text, text_status = earlier_by_ruling[first["id"]], "earlier"
-            note = f"{as_of} 기준 문안입니다. {first['date']} {first['label']}({first['title']})로 바뀌었습니다."
+            note = f"{as_of} 기준 문안입니다. {first['date']} {first['label']} 판정으로 바뀌었습니다({first['title']})."
         else:
             text_status = "earlier-unknown"
             note = (f"{first['date']} {first['label']}({first['title']}) 이전의 문안은 룰북에 없습니다(미상). "
@@ -232,7 +282,12 @@ def card(corpus: Corpus, name: str) -> dict:
     for c in corpus.cards.values():
         for a in c["aliases"]:
             names[a] = c["name"]
-    key, corrected = resolve_name(name, names, "카드")
+    try:
+        key, corrected = resolve_name(name, names, "카드")
+    except NotFound as exc:
+        if exc.candidates:
+            raise
+        raise NotFound(f"{exc.message} 카드 목록: flamer cards") from None
     view = card_view(corpus, corpus.cards[key])
     view["query"] = name
     view["corrected"] = corrected
@@ -302,7 +357,7 @@ def card_mentions(corpus: Corpus, card: dict) -> dict:
         if w is None:
             cid, w = via_clause(r["clauses"])
         if w is not None:
-            rulings_out.append({"id": r["id"], "date": r["date"], "status": r["status"],
+            rulings_out.append({"id": r["id"], "ref": ruling_ref(corpus, r["id"]), "date": r["date"], "status": r["status"],
                                 "status_ko": RULING_STATUS[r["status"]], "label": r["label"], "title": r["title"],
                                 "summary": r["summary"], "mentions": w, "via_clause": cid})
     for f in corpus.faq.values():
@@ -310,7 +365,8 @@ def card_mentions(corpus: Corpus, card: dict) -> dict:
         w = _mentions(" ".join([f["question"], f["answer"], *f.get("keywords", [])]), words, longer)
         cid = None
         if w is not None:
-            faq_out.append({"id": f["id"], "question": f["question"], "answer": f["answer"], "mentions": w,
+            faq_out.append({"id": f["id"], "number": faq_number(corpus, f["id"]), "question": f["question"],
+                            "answer": f["answer"], "mentions": w,
                             "via_clause": cid})
     # the ones that name the card themselves first
     rulings_out.sort(key=lambda r: r["via_clause"] is not None)
@@ -402,12 +458,25 @@ def term(corpus: Corpus, word: str) -> dict:
         key, corrected = resolve_name(word, names, "용어")
     except (NotFound, Ambiguous) as exc:  # candidates as the words people type, not ids
         cands = [(corpus.terms[k]["term"], k) if k in corpus.terms else (k, "") for k, _ in exc.candidates]
-        raise type(exc)(str(exc.message).split("\n")[0], cands) from None
+        head = str(exc.message).split("\n")[0]
+        if not cands:
+            head += " 용어 목록: flamer term"
+        raise type(exc)(head, cands, [c for c, _ in cands]) from None
     t = corpus.terms[key]
     return {"id": t["id"], "term": t["term"], "aliases": t["aliases"], "definition": t["definition"],
             "clauses": [clause_ref(corpus, c) for c in t["clauses"]],
             "source": corpus.source_title(t["source"]), "query": word, "corrected": corrected,
-            "everyday": everyday.get(t["id"], [])}
+            "everyday": _everyday_shown(everyday.get(t["id"], []))}
+
+
+def _everyday_shown(words: list[str]) -> list[str]:
+    """The everyday words a player says for a term, as a list to read: not a question (몇 곳 asks, it names
+    nothing) and not a verb glued to a word (땅지키다, kept in the thesaurus for '땅 지켜' typed as one
+    phrase, is 지키다 again)."""
+    asking = ("몇", "뭐", "무엇", "어디", "언제", "누가", "누구", "왜", "어떻게")
+    verbs = [w for w in words if w.endswith("다")]
+    return [w for w in words if not any(part in asking for part in w.split())
+            and not (w.endswith("다") and " " not in w and any(v != w and w.endswith(v) for v in verbs))]
 
 
 def terms(corpus: Corpus) -> dict:
@@ -416,25 +485,123 @@ def terms(corpus: Corpus) -> dict:
 
 
 def faq(corpus: Corpus, faq_id: str | None = None) -> dict:
+    """Every FAQ item, or the one a person asks for: by its number (3), a word of its question (주사위) or
+    its id. Each item carries its `number` (handles.faq_number); `found_by` says how one was found."""
     def view(f):
-        return {"id": f["id"], "question": f["question"], "answer": f["answer"],
+        return {"id": f["id"], "number": faq_number(corpus, f["id"]), "question": f["question"], "answer": f["answer"],
                 "clauses": [clause_ref(corpus, c) for c in f["clauses"]],
                 "source": corpus.source_title(f["source"])}
 
     if faq_id is None:
         return {"faq": [view(f) for f in corpus.faq.values()]}
     _not_blank(faq_id, "FAQ")
-    if faq_id not in corpus.faq:
-        raise NotFound(f"FAQ {_quoted(faq_id, '이/가')} 없습니다.", _id_candidates(corpus, faq_id, corpus.faq, "question"))
-    return {"faq": [view(corpus.faq[faq_id])]}
+    fid, how = resolve_faq(corpus, faq_id)
+    return {"faq": [view(corpus.faq[fid])], "query": faq_id, "found_by": how}
+
+
+def _numbered_query(q: str) -> int | None:
+    """A number as typed for an entry: 3, 3번, #3 (None when it is not one)."""
+    t = "".join(q.split()).removeprefix("#").removesuffix("번")
+    return int(t) if t.isascii() and t.isdigit() else None
+
+
+def _norm_words(text: str) -> str:
+    return "".join(text.split()).lower()
+
+
+def _word_in(word: str, hay: str) -> bool:
+    """Is the typed word (or the word without its particle: 주사위는 → 주사위) in the squashed text?"""
+    from .korean import strip_particle
+
+    w = word.lower()
+    bare = strip_particle(w)
+    return w in hay or (bare is not None and len(bare) >= 2 and bare in hay)
+
+
+def _faq_line(corpus: Corpus, fid: str) -> str:
+    return f"{faq_number(corpus, fid)}. {corpus.faq[fid]['question']}"
+
+
+def resolve_faq(corpus: Corpus, query: str) -> tuple[str, str]:
+    """(the FAQ item's id, how it was found: number | id | word) for a number (3, 3번), an id, or words that
+    its question (or keywords) holds (주사위). Several items with the words, or none, are an error listing
+    the nearest by number and question."""
+    q = query.strip()
+    n = _numbered_query(q)
+    count = len(corpus.faq)
+    if n is not None:
+        fid = _by_number(corpus, "faq", n)
+        if fid is None:
+            raise NotFound(f"FAQ {n}번이 없습니다. 1번부터 {count}번까지 있습니다 (목록: flamer faq).")
+        return fid, "number"
+    if q in corpus.faq:
+        return q, "id"
+    words = q.split()
+    hits = [fid for fid, f in corpus.faq.items()
+            if all(_word_in(w, _norm_words(f["question"] + " ".join(f.get("keywords") or ()))) for w in words)]
+    if len(hits) > 1:  # the ones whose question itself holds the words come first
+        asked = [fid for fid in hits if all(_word_in(w, _norm_words(corpus.faq[fid]["question"])) for w in words)]
+        hits = asked if len(asked) == 1 else hits
+    if len(hits) == 1:
+        return hits[0], "word"
+    if hits:
+        raise Ambiguous(f"{_quoted(q, '이/가')} 들어간 질문이 {len(hits)}개입니다. 번호로 고르세요 "
+                        f"(예: flamer faq {faq_number(corpus, hits[0])}).",
+                        [(fid, corpus.faq[fid]["question"]) for fid in hits], [_faq_line(corpus, fid) for fid in hits])
+    near = _titled_candidates(q, corpus.faq, "question")
+    raise NotFound(f"{_quoted(q, '이/가')} 들어간 FAQ 질문이 없습니다." + ("" if near else " 목록: flamer faq"),
+                   [(fid, corpus.faq[fid]["question"]) for fid in near], [_faq_line(corpus, fid) for fid in near])
+
+
+def _example_line(corpus: Corpus, eid: str) -> str:
+    return f"{example_number(corpus, eid)}. {corpus.examples[eid]['title']}"
+
+
+def resolve_example(corpus: Corpus, query: str) -> str:
+    """The example's id for its number (3, 3번), its title or the start of it (장면5, 장면 5, 증폭기 결속), or
+    its id; an FAQ item (FAQ4, or its id) is given back as its id (its scenario is exported like an example's). Several
+    titles that fit, or none, are an error listing the nearest by number and title."""
+    q = query.strip()
+    if q in corpus.examples or q in corpus.faq:
+        return q
+    m = re.fullmatch(r"(?i)faq\s*(\d+)", q)  # FAQ4: an FAQ item's scenario, as `flamer examples` lists it
+    if m:
+        fid = _by_number(corpus, "faq", int(m.group(1)))
+        if fid is None:
+            raise NotFound(f"FAQ {m.group(1)}번이 없습니다. 1번부터 {len(corpus.faq)}번까지 있습니다 (목록: flamer faq).")
+        return fid
+    n = _numbered_query(q)
+    if n is not None:
+        eid = _by_number(corpus, "examples", n)
+        if eid is None:
+            raise NotFound(f"예시 {n}번이 없습니다. 1번부터 {len(corpus.examples)}번까지 있습니다 (목록: flamer example).")
+        return eid
+    nq = _norm_words(q)
+    heads = [eid for eid, e in corpus.examples.items() if _norm_words(e["title"].split(" — ")[0]) == nq]
+    if len(heads) == 1:
+        return heads[0]
+    hits = heads or [eid for eid, e in corpus.examples.items() if nq and nq in _norm_words(e["title"])]
+    if not hits and len(q.split()) > 1:  # every word somewhere in the title
+        hits = [eid for eid, e in corpus.examples.items() if all(_word_in(w, _norm_words(e["title"])) for w in q.split())]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise Ambiguous(f"{_quoted(q, '이/가')} 들어간 예시가 {len(hits)}개입니다. 번호로 고르세요 "
+                        f"(예: flamer example {example_number(corpus, hits[0])}).",
+                        [(eid, corpus.examples[eid]["title"]) for eid in hits], [_example_line(corpus, e) for e in hits])
+    near = _titled_candidates(q, corpus.examples, "title")
+    raise NotFound(f"예시 {_quoted(q, '이/가')} 없습니다." + ("" if near else " 목록: flamer example"),
+                   [(eid, corpus.examples[eid]["title"]) for eid in near], [_example_line(corpus, e) for e in near])
 
 
 def example(corpus: Corpus, example_id: str) -> dict:
     _not_blank(example_id, "예시")
-    e = corpus.examples.get(example_id)
-    if e is None:
-        raise NotFound(f"예시 {_quoted(example_id, '이/가')} 없습니다.", _id_candidates(corpus, example_id, corpus.examples, "title"))
-    return {"id": e["id"], "title": e["title"], "type": e["type"], "type_ko": EXAMPLE_TYPES[e["type"]],
+    eid = resolve_example(corpus, example_id)
+    e = corpus.examples.get(eid)
+    if e is None:  # an FAQ item: it is no example
+        raise NotFound(f"{_quoted(example_id, '은/는')} 예시가 아니라 FAQ 항목입니다: flamer faq {faq_number(corpus, eid)}")
+    return {"id": e["id"], "number": example_number(corpus, e["id"]), "title": e["title"], "type": e["type"],
+            "type_ko": EXAMPLE_TYPES[e["type"]],
             "source": corpus.source_title(e["source"]), "situation": e["situation"], "steps": e["steps"],
             "result": e["result"], "point": e.get("point"), "reason": e.get("reason"),
             "clauses": [clause_ref(corpus, c) for c in e["clauses"]],
@@ -442,7 +609,7 @@ def example(corpus: Corpus, example_id: str) -> dict:
 
 
 def examples_list(corpus: Corpus) -> dict:
-    return {"examples": [{"id": e["id"], "title": e["title"], "type": e["type"],
+    return {"examples": [{"id": e["id"], "number": example_number(corpus, e["id"]), "title": e["title"], "type": e["type"],
                           "source": corpus.source_title(e["source"]), "executable": "scenario" in e}
                          for e in corpus.examples.values()]}
 
@@ -569,6 +736,8 @@ def timing(corpus: Corpus, name: str) -> dict:
             found = None
         if found is not None:
             return found
+        if isinstance(exc, NotFound):  # nothing close: the nearest cards, abilities and terms alike, never a guess
+            _refuse_timing(corpus, q, names, term_names)
         return _reraise_shown(exc)
     if hit.startswith("card:"):
         c = corpus.cards[hit[5:]]
@@ -613,6 +782,25 @@ def _term_timing(corpus: Corpus, query: str, term_id: str, *, corrected: bool, s
             "entries": entries}
 
 
+def _refuse_timing(corpus: Corpus, q: str, names: dict[str, str], term_names: dict[str, str]):
+    """`flamer timing` of a name no card, ability or term is close to: the nearest of all three (exit 1)."""
+    from .names import nearest
+
+    ranked = sorted([*nearest(q, names), *((f"term:{k}", sc) for k, sc in nearest(q, term_names))],
+                    key=lambda kv: -kv[1])
+    shown: list[tuple[str, str]] = []
+    for k, _ in ranked:
+        kind, _, rest = k.partition(":")
+        item = (corpus.terms[rest]["term"], "용어") if kind == "term" else (
+            rest.replace(":", " "), "능력" if kind == "ability" else "카드")
+        if item not in shown:
+            shown.append(item)
+    head = f"{quoted(q)}에 맞는 카드·능력·타이밍 태그·용어가 없습니다."
+    if not shown:
+        raise NotFound(head + " 카드 목록: flamer cards · 용어 목록: flamer term")
+    raise NotFound(head, shown[:5], [f"{name} ({what})" for name, what in shown[:5]])
+
+
 def _reraise_shown(exc):
     """Re-raise a NotFound/Ambiguous from name resolution with candidates as
     people type them, not the internal keys."""
@@ -622,4 +810,4 @@ def _reraise_shown(exc):
         item = (rest.replace(":", " "), "능력" if kind == "ability" else "카드")
         if item not in shown:
             shown.append(item)
-    raise type(exc)(exc.message.split("\n")[0], shown) from None
+    raise type(exc)(exc.message.split("\n")[0], shown, [f"{name} ({what})" for name, what in shown]) from None

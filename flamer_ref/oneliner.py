@@ -336,8 +336,11 @@ def _piece_ref(corpus, word: str, doc_pieces: list[dict], where: str, notices: l
         return hits[0]["id"]
     if not hits:
         raise NotFound(f"{where}: 기물 {_q(word, '이/가')} 이 전투에 없습니다.", [(i, "") for i in ids])
-    raise Ambiguous(f"{where}: {_q(word, '이/가')} 가리키는 기물이 여럿입니다. 기물 id로 적으세요.",
-                    [(p["id"], f"{p['_side']} · {'정착' if p.get('state') == 'settled' else '기동'}") for p in hits])
+    named = [p["id"] for p in hits]
+    raise Ambiguous(f"{where}: {_q(word, '이/가')} 가리키는 기물이 여럿입니다. {', '.join(named[:2])}처럼 번호를 붙여 "
+                    "적으세요.",
+                    [(p["id"], f"{p['_side']} · {'정착' if p.get('state') == 'settled' else '기동'}") for p in hits],
+                    [f"{p['id']} ({'정착' if p.get('state') == 'settled' else '기동'})" for p in hits])
 
 
 def parse_declaration(corpus, text: str, sides: tuple[str, str], doc_pieces: list[dict], cell: str,
@@ -577,9 +580,9 @@ def apply_stats(corpus, fight: Fight, specs: list[str] | None) -> None:
             if known is not None:
                 raise BadInput(f"{where}: {card}의 {josa(STAT_NAMES[stat], '은/는')} 카드 데이터에 있습니다"
                                f"({known}). --stat은 카드 데이터에 없는(미상) 수치만 채웁니다. 다른 값으로 풀어 보려면 "
-                               f"줄에 적으세요: {card}({stat}{value})")
+                               f"전투 문장에 {card}({stat}{value})처럼 적으세요.")
             if not any(p.get("card") == card for p in pieces):
-                raise BadInput(f"{where}: 이 전투에 {_q(card, '이/가')} 없습니다. 줄에 있는 기물의 카드를 적으세요.")
+                raise BadInput(f"{where}: 이 전투에 {_q(card, '이/가')} 없습니다. 전투 문장에 있는 기물의 카드를 적으세요.")
         key = (card, label, stat)
         if key in seen and seen[key][0] != value:
             raise BadInput(f"{where}: {label}의 {josa(STAT_NAMES[stat], '을/를')} {seen[key][1]}에서 "

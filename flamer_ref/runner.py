@@ -86,7 +86,23 @@ def refs(corpus, *objs) -> dict[str, dict]:
         _ids_in(o, ids)
     from .lookup import cite_ref
 
-    return {i: cite_ref(corpus, i) for i in sorted(ids)}
+    got = {i: cite_ref(corpus, i) for i in ids}
+    return dict(sorted(got.items(), key=lambda kv: _cite_order(kv[0], kv[1])))
+
+
+def _cite_order(cid: str, ref: dict) -> tuple:
+    """Clauses and interpretations by number (1.5, 5.2, 5.10, 6.14, 해석 6.14-1, 6.26), then rulings by date,
+    then anything else by id: the order a judge scans a list of citations in."""
+    number = ref.get("number")
+    if ref.get("kind") in ("clause", "interpretation") and number:
+        head, _, sub = str(number).removeprefix("해석").strip().partition("-")
+        try:
+            return (0, tuple(int(x) for x in head.split(".")), int(sub) if sub.isdigit() else 0, cid)
+        except ValueError:
+            pass
+    if ref.get("kind") == "ruling":
+        return (1, (), 0, f"{ref.get('date') or ''} {cid}")
+    return (2, (), 0, cid)
 
 
 # ------------------------------------------------------------ comparisons ----
@@ -839,6 +855,8 @@ def check_examples(corpus, as_of: str | None = None) -> dict:
 
     An example may carry a list of scenarios (with a list of expected results):
     each is checked as its own row, named ID#n (1-based)."""
+    from .handles import example_number, faq_number
+
     rows = []
     items = list(corpus.examples.items()) + [(fid, {**f, "title": f["question"]}) for fid, f in corpus.faq.items()]
     for eid, ex in items:
@@ -851,8 +869,13 @@ def check_examples(corpus, as_of: str | None = None) -> dict:
             cases = [(f"{eid}#{i + 1}", s, exps[i] if i < len(exps) else None) for i, s in enumerate(scn_obj)]
         else:
             cases = [(eid, scn_obj, exp_obj)]
-        for cid, s, exp in cases:
-            rows.append(_check_case(corpus, cid, ex["title"], s, exp, as_of))
+        # what a person reads and types instead of the id: the example's (or FAQ item's) number, and which
+        # of its scenarios this is
+        faq = eid in corpus.faq
+        where = {"source": "faq" if faq else "example",
+                 "number": faq_number(corpus, eid) if faq else example_number(corpus, eid), "parts": len(cases)}
+        for part, (cid, s, exp) in enumerate(cases, 1):
+            rows.append({**_check_case(corpus, cid, ex["title"], s, exp, as_of), **where, "part": part})
     counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("pass", "fail", "error", "skipped")}
     return {"kind": "examples", "ok": counts["fail"] == 0 and counts["error"] == 0, "counts": counts,
             "examples": rows}

@@ -61,8 +61,10 @@ def _entries(corpus) -> dict[str, dict]:
     return out
 
 
-def example_scenario(corpus, example_id: str) -> dict:
+def example_scenario(corpus, example_id: str, handle: str | None = None) -> dict:
     """{id, title, index, count, scenario, yaml} for `ID` or `ID#n` (an example or an FAQ entry).
+    `handle`: what a person types for the example (its number, FAQ4), said in the YAML's header and the
+    note instead of the id.
 
     Raises NotFound for an unknown id (with the nearest ids) and FlamerError for an example
     without a scenario or an `#n` out of range."""
@@ -94,14 +96,34 @@ def example_scenario(corpus, example_id: str) -> dict:
     else:
         index = 1
     chosen = scenarios[index - 1]
-    return {"id": base, "title": entry["title"], "index": index, "count": len(scenarios),
+    shown = handle or base
+    return {"id": base, "handle": shown, "title": entry["title"], "index": index, "count": len(scenarios),
             "picked_by": "id" if num else "default", "scenario": chosen,
-            "yaml": to_yaml(chosen, header=_header(base, entry["title"], index, len(scenarios)))}
+            "yaml": to_yaml(_empty_slots(chosen), header=_header(shown, entry["title"], index, len(scenarios)))}
+
+
+#: how an empty field slot is written in a scenario people read (the loader takes it, and null, as empty)
+EMPTY_SLOT = "빈자리"
+
+
+def _empty_slots(scenario):
+    """The scenario with each empty field slot (null) written as 빈자리, the rulebook's word."""
+    if not isinstance(scenario, dict) or "field" not in scenario:
+        return scenario
+
+    def row(slots):
+        return [EMPTY_SLOT if x is None else x for x in slots] if isinstance(slots, list) else slots
+
+    field = scenario["field"]
+    field = row(field) if isinstance(field, list) else (
+        {k: row(v) for k, v in field.items()} if isinstance(field, dict) else field)
+    return {**scenario, "field": field}
 
 
 def _header(eid: str, title: str, index: int, count: int) -> str:
-    """The `#` comment lines on top of an example's scenario; the id and the title come from a data tree
-    and go through the `yaml_comment` filter (yamltext.comment_text): they can never end a comment."""
+    """The `#` comment lines on top of an example's scenario; the id (or the number a person types) and the
+    title come from a data tree and go through the `yaml_comment` filter (yamltext.comment_text): they can
+    never end a comment."""
     from .render import render
 
     return render("scenario/example_header.txt.j2", id=eid, title=title, index=index, count=count)

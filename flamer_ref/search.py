@@ -191,7 +191,17 @@ def _build_index(corpus) -> dict:
                     **{it["number"]: it["clause"] for it in corpus.interpretations.values() if it.get("number")}},
         "synonyms": synonyms,
         "everyday": _everyday_table(synonyms),
+        # what a person types to open a ruling, an FAQ item or an example (flamer rule 9/24-2, faq 3, example 2)
+        "handles": _handles(corpus),
     }
+
+
+def _handles(corpus) -> dict[str, str]:
+    from .handles import example_number, faq_number, ruling_ref
+
+    return {**{rid: ruling_ref(corpus, rid) for rid in corpus.rulings},
+            **{fid: str(faq_number(corpus, fid)) for fid in corpus.faq},
+            **{eid: str(example_number(corpus, eid)) for eid in corpus.examples}}
 
 
 def similar_docs(corpus) -> list[tuple[int, str]]:
@@ -1009,7 +1019,9 @@ def _credit_asked_everyday(variants, index: dict, best: dict, src: dict) -> None
                     e, s = p >> 2, sc * scale
                     if s > best.get(e, 0.0):
                         best[e] = s
-                        src[e] = (("synonym", key, word, term), table["keys"][vi], ASKED)
+                        # the player typed the term; the everyday word is the hidden question's (never shown as
+                        # a synonym the query used: "synonym-asked")
+                        src[e] = (("synonym-asked", key, word, term), table["keys"][vi], ASKED)
 
 
 def _compose(j: str) -> str:
@@ -1391,6 +1403,7 @@ def _report(index: dict, ranked: list[tuple], m: _Matches, sim: dict, share: flo
     ids, kinds, titles, texts = index["ids"], index["kinds"], index["titles"], index["texts"]
     numbers = index.get("numbers") or {}
     numbered = {cid: num for num, cid in numbers.items() if "-" not in num}  # clause id → its number
+    handles = index.get("handles") or {}
     if only is not None:
         ranked = [r for r in ranked if r[3] == only]
     total_w = sum(m.weights)
@@ -1399,6 +1412,8 @@ def _report(index: dict, ranked: list[tuple], m: _Matches, sim: dict, share: flo
         r = {"id": eid, "kind": kinds[e], "title": titles[e], "text": texts[e], "score": round(min(-neg, 100.0), 1)}
         if kinds[e] == "clause" and numbered.get(eid):
             r["number"] = numbered[eid]
+        if eid in handles:
+            r["ref"] = handles[eid]
         if details:
             r["matched_via"], r["explain"] = _provenance(e, m.tokens, m.stops, m.weights, total_w, m.per_token,
                                                          m.sources)
@@ -1541,14 +1556,90 @@ def _provenance(e, tokens, stops, weights, total_w, per_token, sources):
             how, form = src[0], src[1]
             if isinstance(how, tuple):  # a synonym: (how, term form, everyday word, term)
                 how, _, word, term = how
-                row.update(how=how, matched=term, synonym=word)
-                if {"word": word, "term": term} not in via:
-                    via.append({"word": word, "term": term})
+                if how == "synonym-asked":  # the query's rulebook term, met as an everyday word of a hidden question
+                    row.update(how=how, matched=term, synonym=None)
+                else:
+                    row.update(how=how, matched=term, synonym=word)
+                    if word != term and {"word": word, "term": term} not in via:
+                        via.append({"word": word, "term": term})
             else:
                 row.update(how=how, matched=form if how == "choseong" else _compose(form))
             row["field"] = fields[src[2]]
         rows.append(row)
     return via, rows
+
+
+def shown_matches(index: dict, result: dict) -> dict:
+    """Why a result came up, in the words the person typed (for `flamer search` without --explain), from the
+    result's `explain`: `words` — each query word that matched, without its particle (대응턴은 → 대응턴), and
+    where it matched a different word of the entry's own text, that word (장 → 장(→장인), a typo → the word
+    it was read as); a synonym as its thesaurus word (돈); nothing from the hidden players' questions —
+    and `initials` — each word typed as 초성 with what it stands for in the entry (ㄷㅇㅅㅌ → 대응 스택)."""
+    return _renewed(index, lambda: _shown_matches(index, result))
+
+
+def _shown_matches(index: dict, result: dict) -> dict:
+    words_out: list[str] = []
+    initials: list[dict] = []
+    for x in result.get("explain") or ():
+        how, tok = x.get("how"), x.get("word") or ""
+        if how in (None, "question", "kind"):
+            continue
+        if how == "choseong":
+            read = _initials_read(index, result["id"], tok)
+            item = {"typed": tok, "read": read}
+            if item not in initials:
+                initials.append(item)
+            continue
+        if how in ("synonym", "synonym+fuzzy") and x.get("synonym"):
+            shown = x["synonym"]
+        else:
+            shown = _bare_word(tok, index)
+            if x.get("field") != "asked" and x.get("matched") and how not in ("synonym-asked", "joined"):
+                m = _bare_word(x["matched"], index)
+                if m != shown and not (m.startswith(shown) and is_ending(jamo(m[len(shown):]))):
+                    shown = f"{shown}(→{m})"
+        if shown and shown not in words_out:
+            words_out.append(shown)
+    return {"words": words_out, "initials": initials}
+
+
+def _bare_word(word: str, index: dict) -> str:
+    """A word without its particle when what is left is a word the rules' keywords and names use as it is
+    (대응턴은 → 대응턴, 필드에 → 필드); otherwise as typed (들어와 stays: 들어 is no such word)."""
+    lemmas = _lemma_set(index)
+    for head in ending_heads(jamo(word), lemmas):
+        return _compose(head)
+    return word
+
+
+def _initials_read(index: dict, eid: str, typed: str) -> str | None:
+    """What a word typed as 초성 stands for in the entry: a word or two adjacent words of its title, keywords
+    or text whose 초성 are the typed ones (ㄷㅇㅅㅌ → 대응 스택), or None."""
+    pos = index.setdefault("_id_pos", {i: n for n, i in enumerate(index["ids"])}).get(eid)
+    if pos is None:
+        return None
+    texts = [index["titles"][pos], index["texts"][pos]]
+    for text in texts:
+        ws = [w for w in _words(text) if w]
+        for i, w in enumerate(ws):
+            if choseong(w) == typed:
+                return w
+            if i + 1 < len(ws) and choseong(w + ws[i + 1]) == typed:
+                return f"{w} {ws[i + 1]}"
+    run = _compose(index["heads"][pos])  # title and keywords, spaces taken out
+    for i in range(len(run)):
+        for k in range(i + 1, len(run) + 1):
+            part = run[i:k]
+            c = choseong(part)
+            if c == typed:
+                for cut in range(1, len(part)):
+                    if jamo(part[:cut]) in index["_raw_set"] and jamo(part[cut:]) in index["_raw_set"]:
+                        return f"{part[:cut]} {part[cut:]}"
+                return part
+            if not typed.startswith(c):
+                break
+    return None
 
 
 def matched_words(query: str, text: str) -> list[str]:

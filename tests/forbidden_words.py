@@ -47,6 +47,22 @@ FORBIDDEN_PATTERNS: tuple[tuple[str, str], ...] = (
     *((w, re.escape(w)) for w in ("ATK이", "ATK을", "ATK은", "ATK과", "MOV이", "MOV을", "MOV은", "이(가)", "을(를)",
                                   "은(는)", "(으)로", "선 플레이어", "필요한 인자", "필요한 옵션", "파일이 없습니다",
                                   "디렉터리", "combat_order가", "YYYY-MM-DD(예")),
+    # the second Korean review (issue 28): the program's words in answers — README jargon (줄) and scenario talk in a
+    # one-line fight, YAML words, data structures, editors' provenance — and what it called translationese
+    *((w, re.escape(w)) for w in ("엔진이 가정한 것", "그 자리에서 게임 종료", "맞은 말", "줄에 적거나", "줄에 적으세요", "줄에 없습니다", "체력숫자", "시나리오에 필드를 적지 않아",
+                                  "시나리오 나열 순서", "(공식 판정 아님))", "id로 고르세요", "기물 id로", "매핑이어야", "기물 id나",
+                                  "인용하는 행", "시나리오의 보드", "셀 번호 순", "엔진이 대신 고른 것", "기동 중 Lv",
+                                  "서로 다른 결과 1가지", "이동 모두 허용", "라운드 모두 진행, 승부 없음", "(대체: '",
+                                  "그런 명령이 없습니다", "그런 옵션이 없습니다", "HP 0 이하로 포획했지만", "조우 셀이 모두 한쪽이 비어",
+                                  "상대가 필요한", "효과로 10 ATK 공격이 있으며", "비용으로 보드에서 제거:", "예외 — 맞대응 —",
+                                  "폐지 — 전투 보드 폐지", "카드 (예시에서는")),
+    # the ids of FAQ items, examples and glossary terms (faq.combat.dice): a person types a number or a word
+    ("entry id", r"(?<![A-Za-z0-9_])(?:faq|ex|term)\.[a-z][a-z0-9.-]*"),
+    # an id line at the end of an answer ('id: combat.step7.sweep')
+    ("id: line", r"(?m)^id: "),
+    # a scenario kind in English beside Korean text (examples' `combat` column): 전투, 이동, 승리확인, 필드, 라운드 — an
+    # English name given in parentheses after the Korean one (전투(combat)) is what a command also takes
+    ("English kind", r"(?<![A-Za-z0-9_./#(-])(?:combat|victory|field|round)(?![A-Za-z0-9_./-])"),
 )
 
 FORBIDDEN = tuple(word for word, _ in FORBIDDEN_PATTERNS)

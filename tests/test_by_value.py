@@ -202,7 +202,7 @@ def test_the_answer_leads_with_the_verdict_per_range():
     assert lines[0] == "결론: 개미의 HP에 따라 판정이 2가지로 갈림 — 카드 데이터에도 시나리오에도 없는 값(미상)"
     assert lines[1] == "개미의 HP가 3 이하면: DGM이 (2,2)를 점령 · DGM이 개미를 포획 · 미해결 1건"  # 개미 불사
     assert lines[2] == "개미의 HP가 4 이상이면: BGM이 (2,2)를 점령 · BGM이 수문장을 포획"
-    assert "기물에 hp: 값을 적으세요" in out  # how to settle it
+    assert "시나리오 파일의 그 기물에 체력: 값(hp: 값)을 적으세요" in " ".join(out.split())  # how to settle it
     assert "━━ 개미의 HP가 3 이하일 때 — HP 1로 푼 풀이 (풀이 속 수치는 HP가 1일 때의 것) ━━" in out
     assert "━━ 개미의 HP가 4 이상일 때 — HP 4로 푼 풀이" in out
     assert out.count("전투 판정") == 2  # each range's own explanation follows

@@ -43,7 +43,7 @@ def test_search_kind_and_korean_kind_alias():
 def test_search_people_output_names_matched_words_and_next_command():
     p = run("search", "졍착", "기물이")
     assert p.returncode == 0
-    assert "맞은 말:" in p.stdout and "flamer rule " in p.stdout
+    assert "일치한 낱말: 졍착(→정착), 기물" in p.stdout and "맞은 말" not in p.stdout and "flamer rule " in p.stdout
     assert max(len(line) for line in p.stdout.splitlines()) < 120
 
 
@@ -84,7 +84,10 @@ def test_rule_interpretation_resolves_and_is_labelled():
 def test_unknown_rule_suggests_nearest():
     p = run("rule", "combat.step7.swep")
     assert p.returncode == 1
-    assert "combat.step7.sweep" in p.stderr
+    # by number and title, as a person reads them; the ids stay in the --json error's candidates
+    assert "  - 6.26 7단계 정리 — 남은 정착 기물 일괄 포획" in p.stderr and "combat.step7.sweep" not in p.stderr
+    got = json.loads(run("rule", "combat.step7.swep", "--json").stdout)
+    assert "combat.step7.sweep" in [c["id"] for c in got["candidates"]]
     assert "Traceback" not in p.stderr and p.stdout == ""
 
 

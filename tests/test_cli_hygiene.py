@@ -213,7 +213,9 @@ def test_completion_of_rule_ruling_and_interpretation_ids():
     assert set(rulings) == set(corpus.rulings)
     interps = complete("flamer rule interp.")
     assert set(interps) == set(corpus.interpretations) and interps
-    assert set(complete("flamer faq faq.")) == set(corpus.faq)
+    # FAQ items by number, rulings by their day (9/24-2)
+    assert complete("flamer faq ") == [str(n) for n in range(1, len(corpus.faq) + 1)]
+    assert "9/24-2" in complete("flamer rule 9/24") and "9/4" in complete("flamer rule 9/")
 
 
 def test_zsh_completion_shows_titles_and_shell_named_after_the_option():
@@ -444,7 +446,7 @@ def test_card_page_lists_the_rulings_and_faq_that_mention_it():
         else:
             assert r["via_clause"] in ruling["clauses"] and r["mentions"] in corpus.clauses[r["via_clause"]]["text"]
     text = run("card", "폭약").stdout
-    assert "관련 판정:" in text and "flamer rule ruling." in text
+    assert "관련 판정:" in text and "flamer rule 9/" in text and "ruling." not in text
 
 
 def test_card_page_faq_and_no_false_mentions():
@@ -452,7 +454,7 @@ def test_card_page_faq_and_no_false_mentions():
 
     d = json.loads(run("card", "봉수장", "--json").stdout)
     assert any(f["id"] == "faq.combat.bongsu-support-fire" and f["via_clause"] is None for f in d["faq"])
-    assert "flamer faq faq.combat.bongsu-support-fire" in run("card", "봉수장").stdout
+    assert "flamer faq 3" in run("card", "봉수장").stdout  # the FAQ item's number: the third in rules/faq.yaml
     # 개미 inside 벌크업 개미 (another card) or inside a longer word is not a mention of 개미
     assert _mentions("벌크업 개미를 공개한다", ["개미"], ["벌크업 개미"]) is None
     assert _mentions("흰개미가 온다", ["개미"], []) is None
@@ -470,9 +472,10 @@ def test_card_json_keeps_its_contract_keys():
 def test_search_hit_on_a_ruling_points_to_flamer_rule():
     p = run("search", "폭약", "비용", "--kind", "ruling", "-n", "2")
     assert p.returncode == 0
-    assert "→ flamer rule ruling." in p.stdout and "flamer rulings" not in p.stdout
-    rid = re.search(r"→ flamer rule (ruling\.\S+)", p.stdout).group(1)
-    assert run("rule", rid).returncode == 0
+    assert "→ flamer rule 9/" in p.stdout and "flamer rulings" not in p.stdout and "ruling." not in p.stdout
+    ref = re.search(r"→ flamer rule (9/\S+)", p.stdout).group(1)
+    got = run("rule", ref, "--json")
+    assert got.returncode == 0 and json.loads(got.stdout)["kind"] == "ruling"
 
 
 @pytest.mark.parametrize("cmd, what", [("rule", "조항"), ("faq", "FAQ"), ("example", "예시")])

@@ -36,8 +36,9 @@ def test_two_dates_name_the_rulings_and_the_changed_examples():
     out = public(diff("2026-09-23", "2026-09-25"))
     assert (out["from"], out["to"]) == ("2026-09-23", "2026-09-25")
     # the rulings dated after 2026-09-23 up to 2026-09-25: two on 09-24, two on 09-25
-    assert out["rulings"]["added"] == ["ruling.2026-09-24.structures-immovable", "ruling.2026-09-24.vacated-combat",
-                                       "ruling.2026-09-25.explosive-cost", "ruling.2026-09-25.settled-sweep"]
+    # (a day's rulings in the order of rules/rulings.yaml, as `flamer rule 9/24-1` numbers them)
+    assert out["rulings"]["added"] == ["ruling.2026-09-24.vacated-combat", "ruling.2026-09-24.structures-immovable",
+                                       "ruling.2026-09-25.settled-sweep", "ruling.2026-09-25.explosive-cost"]
     assert out["rulings"]["withdrawn"] == []
     assert [v["id"] for v in out["verdicts"]] == ["ex.combat.unguarded-cell", "ex.move.structure-not-moved",
                                                  "ex.response.emptied-by-cost", "ex.response.explosive-cost"]

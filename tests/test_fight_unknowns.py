@@ -115,7 +115,7 @@ def test_the_missing_message_names_what_and_why_and_how_to_give_it(cli):
     r = cli("fight", "수문장 vs 개미 x2")
     assert r.exit_code == 1 and r.stdout == ""
     assert "  - 개미: HP(체력) — 피격 기물의 남은 HP를 계산해야 합니다" in r.stderr and "개미1" not in r.stderr
-    assert '--stat "개미 체력 숫자"' in r.stderr and "개미(체력숫자)" in r.stderr
+    assert '--stat "개미 체력 2" 또는 개미(체력2) (2 자리에 실제 값)' in r.stderr and "숫자" not in r.stderr
     assert "Lv" not in r.stderr and "ATK" not in r.stderr
 
 
@@ -203,7 +203,7 @@ def test_the_lines_own_value_wins_over_stat(cli):
 
 @pytest.mark.parametrize("spec,needle", [
     ("수문장 hp 4", "수문장의 HP는 카드 데이터에 있습니다(3). --stat은 카드 데이터에 없는(미상) 수치만 채웁니다. "
-                  "다른 값으로 풀어 보려면 줄에 적으세요: 수문장(hp4)"),
+                  "다른 값으로 풀어 보려면 전투 문장에 수문장(hp4)처럼 적으세요."),
     ("개미 hp 0", "HP 0은 쓸 수 없습니다 (HP는 1 이상 — 전투를 시작할 때의 HP)"),
     ("개미 lv -1", "Lv -1은 쓸 수 없습니다"),
     ("개미 속도 2", "'카드이름 스탯 값'으로 적으세요"),

@@ -231,7 +231,7 @@ def test_validate_effects_wrong_types(tree, old, new, key):
 
 def test_validate_example_board_as_list(tree):
     tree.write("rules/boards/example.yaml", "- width: 7\n- height: 6\n")
-    _clean_error(validate(tree.root), "rules/boards/example.yaml", "매핑")
+    _clean_error(validate(tree.root), "rules/boards/example.yaml", "'키: 값' 꼴")
     tree.write("rules/boards/example.yaml", "width: 7\nheight: 6\nadjacency: square8\n")
     assert validate(tree.root).returncode == 0
 

@@ -124,7 +124,7 @@ moves: [{piece: a, path: ["1,2"]}]
 """
 
 
-@pytest.mark.parametrize("board,needle", [("- width: 7\n- height: 6\n", "매핑"),
+@pytest.mark.parametrize("board,needle", [("- width: 7\n- height: 6\n", "'키: 값' 꼴"),
                                           ("width: 7\nheight: 6\nadjacency: [x]\n", "board.adjacency"),
                                           ("width: 7\nheight: [6\n", "YAML")])
 def test_broken_example_board_is_a_clean_error(data_copy, board, needle):

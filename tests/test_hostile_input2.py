@@ -131,7 +131,7 @@ def test_an_example_title_in_a_data_tree_cannot_become_structure(cli, tree, tmp_
     scenario = json.loads(cli("example", "ex.a.first", "--scenario", "--json", env=env).stdout)["scenario"]
     assert yaml.safe_load(text) == scenario and "as_of" not in yaml.safe_load(text)
     lines = text.split("\n")
-    assert lines[0].startswith("# 예시 ex.a.first — 첫 예시") and lines[1].startswith("# flamer example")
+    assert lines[0].startswith("# 예시 1 — 첫 예시") and lines[1].startswith("# flamer example")
     r = cli("simulate", "-", "--json", input=text, env=env)
     assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["as_of"] != "2026-09-01"
@@ -157,7 +157,7 @@ def test_saved_and_example_scenarios_read_back_exactly_whatever_their_text():
 
 
 # ----------------------------------------------------------------- fault 9 ----
-LOOKUPS = {"term": "용어", "timing": "이름", "card": "카드 이름", "rule": "조항 번호나 id", "example": "예시 id", "faq": "FAQ id"}
+LOOKUPS = {"term": "용어", "timing": "이름", "card": "카드 이름", "rule": "조항 번호", "example": "예시", "faq": "FAQ 번호나 낱말"}
 
 
 @pytest.mark.parametrize("command", sorted(LOOKUPS))

@@ -85,7 +85,7 @@ def test_help_shows_the_korean_metavars(invoke):
         ("simulate",): ["{파일}", "--as-of 날짜", "--format 형식", "--compare 날짜"],
         ("site",): ["{폴더}", "--as-of 날짜"],
         ("book",): ["-o, --output 파일", "--format 형식", "--as-of 날짜"],
-        ("faq",): ["[항목]", "-o, --output 파일", "--format 형식"],
+        ("faq",): ["[번호|낱말]", "-o, --output 파일", "--format 형식"],
         ("example",): ["[예시]"],
         ("rule",): ["{조항}", "--as-of 날짜"],
         ("rulings",): ["--since 날짜", "--until 날짜"],

@@ -52,7 +52,7 @@ def test_missing_stats_are_named_in_korean_without_piece_ids():
     r = run("fight", "수문장 vs 개미 x2")
     assert r.exit_code == 1
     assert "  - 개미: HP(체력) — 피격 기물의 남은 HP를 계산해야 합니다. " in r.stderr
-    assert '--stat "개미 체력 숫자" 또는 개미(체력숫자)' in r.stderr
+    assert '--stat "개미 체력 2" 또는 개미(체력2) (2 자리에 실제 값)' in r.stderr and "체력숫자" not in r.stderr
     assert "개미1" not in r.stderr and "(기물 " not in r.stderr
 
 

@@ -173,7 +173,10 @@ def test_real_corpus_parses():
 def test_real_corpus_loads_without_cache():
     c = load(ROOT, use_cache=False)
     assert c.clauses and c.cards and c.sources
-    assert list(c.rulings) == sorted(c.rulings, key=lambda r: (c.rulings[r]["date"], r))
+    # by date; one day's rulings in the order of rules/rulings.yaml (they are numbered so: 9/24-1, 9/24-2)
+    assert list(c.rulings) == sorted(c.rulings, key=lambda r: c.rulings[r]["date"])
+    assert [r for r in c.rulings if "2026-09-24" in r] == ["ruling.2026-09-24.vacated-combat",
+                                                          "ruling.2026-09-24.structures-immovable"]
 
 
 def test_minimal_corpus_loads(tree):

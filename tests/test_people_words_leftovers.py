@@ -103,7 +103,8 @@ def test_the_scenarios_combat_order_is_worded_in_korean(tmp_path):
     code, out, err = invoke(["simulate", str(f)])
     assert code == 0, err
     assert "combat_order" not in out, [ln for ln in out.splitlines() if "combat_order" in ln]
-    assert "시나리오에 적은 전투 순서에 없는 조우 셀 (3,3)은 셀 번호 순으로 그 뒤에 둠" in out, out
+    # cells have coordinates, not numbers (the Korean review, issue 28)
+    assert "시나리오 파일에 적은 전투 순서에 없는 조우 셀 (3,3)은 좌표 순으로 그 뒤에 둠" in " ".join(out.split()), out
     code, out, err = invoke(["simulate", str(f), "--all-branches"])
     assert code == 0, err
     assert "combat_order" not in out, [ln for ln in out.splitlines() if "combat_order" in ln]

@@ -223,7 +223,7 @@ def test_loading_the_data_runs_no_engine_search_or_renderer(tmp_path):
     data = json.loads(r.stdout)
     assert data["clauses"]
     assert above_the_data(data["loaded"]) == [] and not [m for m in data["loaded"] if m.startswith("jinja2")]
-    assert data["before"] == "not worded" and data["after"] == "board는 매핑이어야 합니다."
+    assert data["before"] == "not worded" and data["after"] == "board는 '키: 값' 꼴로 적어야 합니다."
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".corpus"]  # the index is the search's to cache
 
 

@@ -428,7 +428,8 @@ def test_example_export_of_several_scenarios_and_of_none(corpus):
     out = cli("example", multi, "--scenario")
     assert out.exit_code == 0
     assert "#2" in out.stderr and out.stderr.startswith("알림:")
-    assert f"{multi}#2 --scenario" in out.stdout  # said in the YAML's header comment too
+    number = list(corpus.examples).index(multi) + 1  # what a person types: the example's number, not its id
+    assert f"flamer example {number}#2 --scenario" in out.stdout and multi not in out.stdout  # the header comment
     first = cli("example", f"{multi}#1", "--scenario")
     assert first.stdout.split("\n", 3)[-1] == out.stdout.split("\n", 3)[-1]
     bad = cli("example", f"{multi}#9", "--scenario")

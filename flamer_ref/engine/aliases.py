@@ -120,6 +120,8 @@ AT_VALUES = {"승리확인턴": "victory", "승리확인": "victory", "보급턴
 ADJACENCY_VALUES = {"팔방": "square8", "8방향": "square8", "사방": "square4", "4방향": "square4",
                     "육각": "hex", "육각형": "hex"}
 BOOL_VALUES = {"예": True, "네": True, "참": True, "아니오": False, "아니요": False, "거짓": False}
+#: an empty field slot written in the rulebook's word (as well as null): [수문장, 장인, 빈자리, 빈자리, 빈자리]
+EMPTY_SLOT_VALUES = ("빈자리",)
 #: kind in Korean, for messages: combat → 전투 …
 KIND_KO = {v: k for k, v in KIND_VALUES.items()}
 
@@ -271,6 +273,8 @@ class _Walk:
         def one(s):
             if isinstance(s, list):  # a stack, top first
                 return self.items(s, lambda x: self.mapping(x, "slot") if isinstance(x, dict) else x)
+            if isinstance(s, str) and _squash(s) in EMPTY_SLOT_VALUES:
+                return None  # 빈자리 (빈 자리): the slot is empty
             return self.mapping(s, "slot") if isinstance(s, dict) else s
 
         return self.items(lst, one)

@@ -28,7 +28,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "attacker": "전투·이동: 턴 플레이어(공격자)의 진영 코드. 셀에 나오는 다른 진영이 수비자.",
         "player": "승리확인(·라운드): 그 턴을 하는 턴 플레이어의 진영 코드.",
         "board": "보드: {너비, 높이, 인접, 바다} 또는 {셀, 이웃}. 없으면 예시 보드(공식 지도 아님).",
-        "field": "필드: 전투에서는 {진영: [다섯 자리]}, 필드 종류에서는 [다섯 자리]. 자리: 카드 이름 | {세트: 카드} | null.",
+        "field": "필드: 전투에서는 {진영: [다섯 자리]}, 필드 종류에서는 [다섯 자리]. 자리: 카드 이름 | {세트: 카드} | 빈자리 (null도 빈자리).",
         "cells": "셀: \"x,y\" → 진영 코드 → 기물 목록 (한 셀에 한 진영 3기, 합쳐 6기까지).",
         "response": "대응턴 선언 목록, 선언한 순서대로. 첫 항목은 수비자의 것.",
         "combat_order": "조우 셀이 여럿일 때 공격자가 고른 해소 순서 (셀 목록).",
@@ -158,7 +158,7 @@ def build() -> dict:
                   "additionalProperties": {"type": "object", "additionalProperties": {"$ref": "#/$defs/pieces"}}},
         "slot_card": {"oneOf": [{"type": "string"},
                                 _object("slot", {"set": {"type": "string"}}, required_any=_spellings("slot", "set"))]},
-        "slot": {"description": "필드 자리: 카드 이름(앞면) | {세트: 카드}(뒷면 세트) | null(빈자리) | "
+        "slot": {"description": "필드 자리: 카드 이름(앞면) | {세트: 카드}(뒷면 세트) | 빈자리(또는 null) | "
                                 "[맨 위 카드, 그 아래 카드, …](엎어 세트한 묶음, 위에서부터).",
                  "oneOf": [{"$ref": "#/$defs/slot_card"}, {"type": "null"},
                            {"type": "array", "items": {"$ref": "#/$defs/slot_card"}, "minItems": 1}]},

@@ -106,4 +106,4 @@ def test_examples_command():
     assert ids["ex.combat.scene5"] == "pass"
     assert all(r["status"] == "skipped" for r in data["examples"] if r["kind"] not in runner_kinds())
     text = flamer("examples")
-    assert "ex.combat.scene5" in text.stdout
+    assert "예시 2. 장면 5 — 3기 대 3기" in text.stdout and "ex.combat.scene5" not in text.stdout  # by number and title

@@ -156,7 +156,7 @@ def test_why_each_target_was_chosen(run, corpus):
                                                      "B": [P("lo", lv=2, hp=9, atk=1), P("hi", lv=6, hp=1, atk=1)]}}))
     hit = events(data, "attack", actor="a")[0]
     assert hit["target"] == "hi" and hit["target_by"] == "lv" and hit["target_value"] == 6
-    assert hit["target_rule"] == "combat.targeting" and "기동 중 Lv 최고(6)" in out
+    assert hit["target_rule"] == "combat.targeting" and "상대 기동 기물 중 Lv이 가장 높음(6)" in out
     # a tie on Lv decided by the current HP cites combat.tiebreak
     data, out = text(run, corpus, scenario({"1,1": {"A": [P("a", lv=3, hp=9, atk=1)],
                                                      "B": [P("x", lv=4, hp=2, atk=1), P("y", lv=4, hp=5, atk=1)]}}),
@@ -264,9 +264,9 @@ def test_compare_speaks_korean_and_lists_event_level_differences(corpus, run):
     lines = txt.splitlines()
     assert lines[0] == "결론: 2026-09-24 판정으로 (1,1) 전투 결과·대응 선언 #1의 효과가 달라짐"
     assert lines[1].startswith("2026-09-23: (1,1)에서 전투 없이 끝남 — A만 남음 · 대응 선언 #1은 불발")
-    assert lines[2].startswith("2026-09-25: A가 ") and "대응 선언 #1이 a에 3 ATK 적중" in lines[2]
+    assert lines[2].startswith("2026-09-25: A가 ") and "대응 선언 #1의 3 ATK가 a에게 적중" in lines[2]
     assert "차이를 만든 판정: 2026-09-24 확정 「이탈·비용으로" in txt and "ruling.2026" not in txt  # by date, no id
-    assert "a(a)" not in txt and "a에 3 ATK 적중" in txt and "불발(그 셀의 전투가 이미 끝남" in txt
+    assert "a(a)" not in txt and "a에게 3 ATK 적중" in txt and "불발(그 셀의 전투가 이미 끝남" in txt
     assert "cells." not in txt and "unresolved: [" not in txt and '"' not in txt
     assert not HEDGED.search(txt)
 
@@ -278,8 +278,8 @@ def test_compare_of_the_shipped_vacated_scenario():
     lines = out.stdout.splitlines()
     assert lines[0] == "결론: 2026-09-24 판정으로 (2,4) 전투 결과·진내폭격의 효과가 달라짐"
     assert lines[1] == "2026-09-23: (2,4)에서 전투 없이 끝남 — DGM만 남음 · 진내폭격은 해결되지 않음"
-    assert lines[2] == "2026-09-25: DGM이 1회차에 (2,4)를 점령 · 진내폭격이 거신에 10 ATK 적중"
-    assert "거신에 10 ATK 적중" in out.stdout and "giant" not in out.stdout
+    assert lines[2] == "2026-09-25: DGM이 1회차에 (2,4)를 점령 · 진내폭격 10 ATK가 거신에게 적중"
+    assert "거신에게 10 ATK 적중" in out.stdout and "giant" not in out.stdout
     assert "cells.2,4" not in out.stdout and "no-resolution-point@" not in out.stdout
 
 

@@ -93,14 +93,15 @@ def test_another_name_sends_you_to_the_word_the_book_uses(book):
 # ------------------------------------------------------- dangling text ----
 def test_below_means_below(pages):
     """"아래 설명 참고" only where the explanation follows: within the same result box (before its ✓/✗ mark),
-    a 미해결 or 가정 line. And an assumption is said, not only counted ("엔진이 가정한 것 1건")."""
+    a 미해결, 가정 or 불가 (a refused input of a round) line. And an assumption is said, not only counted ("엔진이 가정한 것 1건")."""
     found = 0
     for n, text in enumerate(pages):
         rest = text + (pages[n + 1] if n + 1 < len(pages) else "")
         for m in re.finditer("아래설명참고", text):
             after = rest[m.end():]
             mark = min([i for i in (after.find("✓"), after.find("✗")) if i >= 0], default=len(after))
-            told = min([i for i in (after.find("미해결:"), after.find("가정:")) if i >= 0], default=len(after))
+            told = min([i for i in (after.find("미해결:"), after.find("가정:"), after.find("불가:")) if i >= 0],
+                       default=len(after))
             assert told < mark, (n + 1, after[:120])
             found += 1
         assert "엔진이가정한것" not in text, n + 1

@@ -169,6 +169,7 @@ def test_a_forbidden_play_is_raised_with_codes_and_worded_only_when_read(corpus)
 # ------------------------------------------------------------------- purity ----
 ENGINE_MAY_IMPORT = {"flamer_ref.errors", "flamer_ref.korean", "flamer_ref.names", "flamer_ref.dates", "flamer_ref.constants",
                      "flamer_ref.yamlio",
+                     "flamer_ref.digits",  # ASCII digits for what a person typed in another script: pure, on the floor
                      "flamer_ref.inforce"}  # which rulings are in force on a day (issue 27): pure, on the floor
 
 

@@ -21,7 +21,9 @@ from .errors import BadInput, os_reason
 
 
 def _refuse(option: str, path: str, what: str, reason: str) -> BadInput:
-    return BadInput(f"{option} {path}: {what}을 쓸 수 없습니다 ({reason}).")
+    from .korean import cut_path
+
+    return BadInput(f"{option} {cut_path(path)}: {what}을 쓸 수 없습니다 ({reason}).")
 
 
 def check_target(path, option: str = "-o", what: str = "파일") -> str:
@@ -57,10 +59,10 @@ def check_target(path, option: str = "-o", what: str = "파일") -> str:
 
 def _failed(option: str, path: str, what: str, exc: OSError, existed: bool) -> BadInput:
     """A write that started and did not finish: what went wrong, and that nothing was lost."""
-    from .korean import josa
+    from .korean import cut_path, josa
 
     kept = "원래 파일은 그대로입니다" if existed else "파일을 만들지 않았습니다"
-    return BadInput(f"{option} {path}: {josa(what, '을/를')} 쓰지 못했습니다 ({os_reason(exc)}). {kept}.")
+    return BadInput(f"{option} {cut_path(path)}: {josa(what, '을/를')} 쓰지 못했습니다 ({os_reason(exc)}). {kept}.")
 
 
 def write_text(path, text: str, option: str = "-o", what: str = "파일") -> None:

@@ -44,6 +44,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote, unquote
 
+from .korean import cut_path as _shown  # a path as a message repeats it
 from .errors import BadInput, FlamerError, os_reason
 from .terminal import clean
 
@@ -511,38 +512,32 @@ def check_target(out_dir: str, files=None) -> set[str]:
         _check_new_folder(out_dir)
         return set()
     if not stat.S_ISDIR(st.st_mode):
-        raise BadInput(f"{out_dir}: 폴더가 아니라 파일입니다. 사이트를 쓸 빈 폴더(또는 없는 폴더) 이름을 주세요.")
+        raise BadInput(f"{_shown(out_dir)}: 폴더가 아니라 파일입니다. 사이트를 쓸 빈 폴더(또는 없는 폴더) 이름을 주세요.")
     try:
         owned = _owned(out)
     except _Corrupt:
-        raise BadInput(f"{out_dir}: flamer site의 파일 목록({MARKER})이 망가졌거나 flamer site가 쓴 것이 아닙니다. "
+        raise BadInput(f"{_shown(out_dir)}: flamer site의 파일 목록({MARKER})이 망가졌거나 flamer site가 쓴 것이 아닙니다. "
                        "다른 파일을 지우거나 덮어쓰지 않도록 멈춥니다. 빈 폴더나 새 폴더 이름을 주세요.") from None
     if owned is None:
         try:
             busy = any(out.iterdir())
         except OSError as exc:
-            raise BadInput(f"{out_dir}: 폴더를 읽을 수 없습니다 ({os_reason(exc)}).") from None
+            raise BadInput(f"{_shown(out_dir)}: 폴더를 읽을 수 없습니다 ({os_reason(exc)}).") from None
         if busy:
-            raise BadInput(f"{out_dir}: 비어 있지 않은 폴더이고 flamer site가 만든 폴더도 아닙니다({MARKER} 없음). "
+            raise BadInput(f"{_shown(out_dir)}: 비어 있지 않은 폴더이고 flamer site가 만든 폴더도 아닙니다({MARKER} 없음). "
                            "다른 파일을 덮어쓰지 않도록 멈춥니다. 빈 폴더나 새 폴더 이름을 주세요.")
         return set()
     linked = sorted(p for p in (files or ()) if _link_in_way(out, p))
     if linked:
         shown = ", ".join(linked[:5]) + (f" 외 {len(linked) - 5}개" if len(linked) > 5 else "")
-        raise BadInput(f"{out_dir}: 이번에 쓸 파일로 가는 길에 폴더가 아닌 것(심볼릭 링크 등)이 있습니다: {shown}. "
+        raise BadInput(f"{_shown(out_dir)}: 이번에 쓸 파일로 가는 길에 폴더가 아닌 것(심볼릭 링크 등)이 있습니다: {shown}. "
                        "폴더 밖에 쓰지 않도록 멈춥니다. 옮기거나 지운 뒤 다시 실행하세요.")
     clash = sorted(p for p in (files or ()) if p not in owned and os.path.lexists(out / p))
     if clash:
         shown = ", ".join(clash[:5]) + (f" 외 {len(clash) - 5}개" if len(clash) > 5 else "")
-        raise BadInput(f"{out_dir}: flamer site가 쓰지 않은 파일이 이번에 쓸 자리에 있습니다: {shown}. "
+        raise BadInput(f"{_shown(out_dir)}: flamer site가 쓰지 않은 파일이 이번에 쓸 자리에 있습니다: {shown}. "
                        "옮기거나 지운 뒤 다시 실행하세요.")
     return owned
-
-
-def _shown(path: str, limit: int = 80) -> str:
-    """A path as a message repeats it: a very long one cut, with '…'."""
-    text = str(path)
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _check_new_folder(out_dir: str) -> None:

@@ -208,6 +208,8 @@ def _from_tarball_file(path: Path) -> dict[str, bytes]:
 def _from_path(text: str, option: str) -> dict[str, bytes]:
     """Files from a source the user named (--pyodide, FLAMER_PYODIDE): BadInput when it is not the
     pinned Pyodide."""
+    from .korean import cut_path
+
     path = Path(os.path.expanduser(text))
     try:
         if path.is_dir():
@@ -216,10 +218,10 @@ def _from_path(text: str, option: str) -> dict[str, bytes]:
             return _from_tarball_file(path)
         raise _Refused("그런 파일이나 폴더가 없습니다")
     except _Refused as exc:
-        raise BadInput(f"{option} {text}: Pyodide {PYODIDE_VERSION}을 읽을 수 없습니다 ({exc.args[0]}). npm 패키지 "
+        raise BadInput(f"{option} {cut_path(text)}: Pyodide {PYODIDE_VERSION}을 읽을 수 없습니다 ({exc.args[0]}). npm 패키지 "
                        f"pyodide@{PYODIDE_VERSION}의 파일이 든 폴더나 그 .tgz를 주세요 (예: npm pack pyodide@{PYODIDE_VERSION}).") from None
     except OSError as exc:
-        raise BadInput(f"{option} {text}: 읽을 수 없습니다 ({os_reason(exc)}).") from None
+        raise BadInput(f"{option} {cut_path(text)}: 읽을 수 없습니다 ({os_reason(exc)}).") from None
 
 
 def cache_folder() -> Path | None:

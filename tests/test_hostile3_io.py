@@ -390,3 +390,20 @@ def test_a_page_cut_short_by_the_reader_is_not_called_written(unbuffered):
     assert code != 0 and "썼습니다" not in err and "Traceback" not in err, (code, err)
     # one Korean line, as every command ends when its reader stops reading (test_hardening_terminal)
     assert len(err.splitlines()) == 1 and "파이프" in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ("fight", "거신 vs 별마대", "--save", "/nonexistent-folder/" + "가" * 4000 + ".yaml"),
+    ("book", "-o", "/nonexistent-folder/" + "b" * 40000 + ".html"),
+    ("site", "/nonexistent-folder/" + "c" * 40000, "--no-engine"),
+    ("site", "out-never-made", "--pyodide", "/nonexistent-folder/" + "d" * 40000 + ".tgz"),
+])
+def test_a_long_path_is_echoed_cut(argv, tmp_path, monkeypatch):
+    """Issue 25 (smaller): an output path or --pyodide path of 40,000 characters is repeated cut (its start,
+    '…' and its end), as every other echoed value is, in one short Korean line."""
+    from inprocess import clean_error, invoke
+
+    monkeypatch.chdir(tmp_path)
+    r = invoke(*argv)
+    clean_error(r)
+    assert len(r.stderr) < 400 and "…" in r.stderr, r.stderr[:500]

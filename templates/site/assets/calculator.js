@@ -22,11 +22,17 @@
  * after it does nothing without a document.
  *   FlamerLink.read(fragment)  → {kind: "none"} (an empty fragment)
  *                                 {kind: "fight", q, r: [], b: [], cell, stat: [], as_of (null: none)}
- *                                 {kind: "scenario", y}
+ *                                 {kind: "scenario", y}   (y: null while a compressed one is unread)
  *                                 {kind: "damaged", code, key (null: none), piece (from 1; 0: no-q),
  *                                  raw (the piece as written), value (decoded, when it could be)}
+ *     read() stops at a compressed scenario value (y=~…) it cannot inflate synchronously: the answer is
+ *     {kind: "packed", …} — readAsync() is the whole reader.
+ *   FlamerLink.readAsync(fragment) → Promise of read()'s answer, compressed values inflated
+ *                                 (DecompressionStream('deflate-raw'))
+ *   FlamerLink.dictionaries      → {number: text}: the preset dictionaries of compressed scenario links
+ *                                 (flamer_ref/linkdict.py; the page fills it from the build)
  *   FlamerLink.message(damaged) → the Korean sentence the page shows
- *   FlamerLink.blank(v), .isDate(v), .enc(v) */
+ *   FlamerLink.blank(v), .isDate(v), .enc(v), .crc32(bytes) */
 var FlamerLink = (function () {
   "use strict";
   var KEYS = {q: true, r: true, b: true, cell: true, stat: true, as_of: true, y: true};
@@ -43,6 +49,12 @@ var FlamerLink = (function () {
   var DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
   var NAMES = {q: "전투 줄(q)", r: "대응턴 선언(r)", b: "(전투) 선언(b)", cell: "셀(cell)", stat: "수치(stat)",
                as_of: "기준일(as_of)", y: "시나리오(y)"};
+  // the compressed scenario value ~<d>~<n>~<crc>~<data> (links.PACKED …)
+  var PACKED = /^~([0-9])~([1-9][0-9]{0,8})~([0-9a-f]{8})~([A-Za-z0-9_-]*)$/;
+  var PACKED_HEAD = /^~(?:[0-9](?:~(?:[0-9]{0,9}(?:~[0-9a-f]{0,8})?)?)?)?$/;
+  var MAX_BYTES = 2 * 1024 * 1024;   // links.SCENARIO_MAX_BYTES
+  var dictionaries = {};
+  var STOP = {kind: "packed"};   // read(): a compressed value met (readAsync reads it)
 
   function blank(v) { return BLANK.test(v); }
   // links.is_link_date: the forms --as-of reads, in ASCII digits and spaces; a month and day without
@@ -67,35 +79,153 @@ var FlamerLink = (function () {
       return "%" + c.charCodeAt(0).toString(16).toUpperCase();
     });
   }
-  function read(frag) {
+  var CRC_TABLE = null;
+  function crc32(bytes) {
+    if (!CRC_TABLE) {
+      CRC_TABLE = [];
+      for (var n = 0; n < 256; n++) {
+        var c = n;
+        for (var k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1;
+        CRC_TABLE[n] = c >>> 0;
+      }
+    }
+    var crc = 0xFFFFFFFF;
+    for (var i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]) & 0xFF] ^ (crc >>> 8);
+    return (crc ^ 0xFFFFFFFF) >>> 0;
+  }
+  // A compressed value's head, checked without inflating: {code} (cut / bad-data) or {d, n, crc, data}
+  function head(value) {
+    var m = PACKED.exec(value);
+    if (!m) return {code: PACKED_HEAD.test(value) ? "cut" : "bad-data"};
+    var n = +m[2], data = m[4];
+    if (data.length < n) return {code: "cut"};
+    if (data.length > n || n % 4 === 1 || (+m[1] !== 0 && typeof dictionaries[+m[1]] !== "string")) return {code: "bad-data"};
+    return {d: +m[1], n: n, crc: parseInt(m[3], 16), data: data};
+  }
+  function utf8(text) { return new TextEncoder().encode(text); }
+  // the bytes of a base64url text without padding (checked by head: its alphabet and length)
+  function unbase64(data) {
+    var b = atob(data.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((data.length + 3) % 4));
+    var out = new Uint8Array(b.length);
+    for (var i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
+    return out;
+  }
+  // The YAML of a compressed value (its head checked): a Promise of the text, or of null (bad-data).
+  // The dictionary goes first into DEFLATE's window as stored blocks (what zlib's zdict does).
+  function inflate(h) {
+    var dict = h.d ? utf8(dictionaries[h.d]) : new Uint8Array(0);
+    var parts = [], at = 0;
+    while (at < dict.length) {
+      var len = Math.min(65535, dict.length - at);
+      parts.push(new Uint8Array([0, len & 255, len >> 8, ~len & 255, (~len >> 8) & 255]), dict.subarray(at, at + len));
+      at += len;
+    }
+    var packed;
+    try { packed = unbase64(h.data); } catch (e) { return Promise.resolve(null); }
+    return junkFound().then(function (found) {
+      if (found || !packed.length) return run(parts.concat([packed]));
+      // a DecompressionStream that takes data after the end of the stream (node's) would read what zlib
+      // refuses: the stream less its last byte (which holds the end of its last block) must not inflate
+      return run(parts.concat([packed.subarray(0, packed.length - 1)])).then(function (short) {
+        return short === null ? run(parts.concat([packed])) : null;
+      });
+    });
+    function run(parts) {
+      return inflateParts(parts, dict.length, h.crc);
+    }
+  }
+  // whether this browser's DecompressionStream refuses data after the end of a stream (the standard's
+  // rule, and zlib's): a final empty block followed by a zero byte
+  var junkProbe = null;
+  function junkFound() {
+    if (!junkProbe) {
+      junkProbe = new Response(new Blob([new Uint8Array([3, 0, 0])]).stream().pipeThrough(new DecompressionStream("deflate-raw")))
+        .arrayBuffer().then(function () { return false; }, function () { return true; });
+    }
+    return junkProbe;
+  }
+  function inflateParts(parts, skip, crc) {
+    var chunks = [], got = 0;
+    var reader;
+    try {
+      reader = new Blob(parts).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    } catch (e) { return Promise.resolve(null); }
+    function pump() {
+      return reader.read().then(function (r) {
+        if (r.done) return true;
+        var v = r.value;
+        if (skip) { var s = Math.min(skip, v.length); skip -= s; v = v.subarray(s); }
+        got += v.length;
+        if (got > MAX_BYTES) { reader.cancel().catch(function () {}); return false; }
+        if (v.length) chunks.push(v);
+        return pump();
+      });
+    }
+    return pump().then(function (whole) {
+      if (!whole) return null;
+      var raw = new Uint8Array(got), o = 0;
+      chunks.forEach(function (c) { raw.set(c, o); o += c.length; });
+      if (crc32(raw) !== crc) return null;
+      try { return new TextDecoder("utf-8", {fatal: true, ignoreBOM: true}).decode(raw); } catch (e) { return null; }
+    }, function () { return null; });
+  }
+
+  // One pass over the pieces; unpack(value, n, piece) is given a compressed y value and answers
+  // synchronously (read: a "packed" stop) or with a Promise (readAsync)
+  function pass(frag, unpack) {
     if (!frag) return {kind: "none"};
     var got = {r: [], b: [], stat: []}, seen = {}, fight = false;
     var pieces = frag.split("&");
     function damaged(code, key, n, piece, value) {
       return {kind: "damaged", code: code, key: key, piece: n, raw: piece, value: value === undefined ? null : value};
     }
-    for (var i = 0; i < pieces.length; i++) {
-      var piece = pieces[i], n = i + 1;
-      if (!piece) return damaged("empty-piece", null, n, piece);
-      var at = piece.indexOf("=");
-      if (at < 0) return damaged("no-equals", null, n, piece);
-      var key = piece.slice(0, at), raw = piece.slice(at + 1), value;
-      if (!Object.prototype.hasOwnProperty.call(KEYS, key)) return damaged("unknown-key", key, n, piece);
-      if (BAD_ESCAPE.test(raw)) return damaged("bad-escape", key, n, piece);
-      if (LONE.test(raw)) return damaged("bad-utf8", key, n, piece);
-      try { value = decodeURIComponent(raw); } catch (e) { return damaged("bad-utf8", key, n, piece); }
-      if (!REPEATED[key] && seen[key]) return damaged("repeated-key", key, n, piece, value);
-      if ((key === "y" && fight) || (key !== "y" && seen.y)) return damaged("mixed", key, n, piece, value);
-      if (blank(value)) return damaged("empty-value", key, n, piece, value);
-      if (key === "as_of" && !isDate(value)) return damaged("bad-date", key, n, piece, value);
-      if (REPEATED[key]) got[key].push(value); else got[key] = value;
-      seen[key] = true;
-      if (key !== "y") fight = true;
+    function from(i) {
+      for (; i < pieces.length; i++) {
+        var piece = pieces[i], n = i + 1;
+        if (!piece) return damaged("empty-piece", null, n, piece);
+        var at = piece.indexOf("=");
+        if (at < 0) return damaged("no-equals", null, n, piece);
+        var key = piece.slice(0, at), raw = piece.slice(at + 1), value;
+        if (!Object.prototype.hasOwnProperty.call(KEYS, key)) return damaged("unknown-key", key, n, piece);
+        if (BAD_ESCAPE.test(raw)) return damaged("bad-escape", key, n, piece);
+        if (LONE.test(raw)) return damaged("bad-utf8", key, n, piece);
+        try { value = decodeURIComponent(raw); } catch (e) { return damaged("bad-utf8", key, n, piece); }
+        if (!REPEATED[key] && seen[key]) return damaged("repeated-key", key, n, piece, value);
+        if ((key === "y" && fight) || (key !== "y" && seen.y)) return damaged("mixed", key, n, piece, value);
+        if (blank(value)) return damaged("empty-value", key, n, piece, value);
+        if (key === "as_of" && !isDate(value)) return damaged("bad-date", key, n, piece, value);
+        if (key === "y" && value.charAt(0) === "~") {
+          var h = head(value);
+          if (h.code) return damaged(h.code, key, n, piece, value);
+          var text = unpack(h);
+          if (text === STOP) return STOP;
+          var next = (function (i, key, n, piece, value) {
+            return function (text) {
+              if (text === null) return damaged("bad-data", key, n, piece, value);
+              if (blank(text)) return damaged("empty-value", key, n, piece, value);
+              got.y = text;
+              seen.y = true;
+              return from(i + 1);
+            };
+          })(i, key, n, piece, value);
+          return text && typeof text.then === "function" ? text.then(next) : next(text);
+        }
+        if (REPEATED[key]) got[key].push(value); else got[key] = value;
+        seen[key] = true;
+        if (key !== "y") fight = true;
+      }
+      if (seen.y) return {kind: "scenario", y: got.y};
+      if (!seen.q) return damaged("no-q", null, 0, "");
+      return {kind: "fight", q: got.q, r: got.r, b: got.b, cell: seen.cell ? got.cell : "1,1", stat: got.stat,
+              as_of: seen.as_of ? got.as_of : null};
     }
-    if (seen.y) return {kind: "scenario", y: got.y};
-    if (!seen.q) return damaged("no-q", null, 0, "");
-    return {kind: "fight", q: got.q, r: got.r, b: got.b, cell: seen.cell ? got.cell : "1,1", stat: got.stat,
-            as_of: seen.as_of ? got.as_of : null};
+    return from(0);
+  }
+  function read(frag) {
+    return pass(frag, function () { return STOP; });
+  }
+  function readAsync(frag) {
+    try { return Promise.resolve(pass(frag, inflate)); } catch (e) { return Promise.reject(e); }
   }
   // a piece as the message shows it: its head and its tail (a cut link is damaged at its end)
   function shown(text) {
@@ -104,6 +234,10 @@ var FlamerLink = (function () {
   }
   function message(d) {
     var name = d.key !== null && NAMES[d.key] ? NAMES[d.key] : null, what;
+    if (d.code === "cut") {
+      return "링크가 잘렸습니다: " + (name || "링크") + "가 중간에서 끊겼습니다. 아무것도 판정하지 않았습니다. " +
+             "보낸 사람에게 링크 전체를 다시 받아 주세요(채팅 앱이 긴 링크의 끝을 자르기도 합니다).";
+    }
     switch (d.code) {
       case "empty-piece": what = "빈 항목이 있습니다('&'가 겹치거나 링크 끝에 있음)"; break;
       case "no-equals": what = "'='가 없는 항목이 있습니다"; break;
@@ -114,15 +248,17 @@ var FlamerLink = (function () {
       case "mixed": what = "시나리오(y)와 전투 항목이 한 링크에 섞여 있습니다"; break;
       case "empty-value": what = name + "의 값이 비어 있습니다"; break;
       case "bad-date": what = "기준일(as_of) ‘" + shown(d.value) + "’: 날짜로 읽을 수 없습니다(이렇게 적습니다: 2026-09-24, 9/24, 09-24, 9월 24일)"; break;
+      case "bad-data": what = name + "의 압축된 내용이 풀리지 않거나 검사값이 맞지 않습니다(고쳐 쓴 링크이거나 다른 판정기의 링크)"; break;
       case "no-q": what = "전투 줄(q)이 없습니다"; break;
       default: what = d.code;
     }
-    var where = !d.piece ? "" : " — " + d.piece + "번째 항목" +
+    var where = !d.piece || d.code === "bad-data" ? "" : " — " + d.piece + "번째 항목" +
                 (d.raw && d.code !== "bad-date" ? " ‘" + shown(d.raw) + "’" : "");
     return "링크가 손상되었습니다: " + what + where + ". 아무것도 판정하지 않았습니다. 링크를 끝까지 복사했는지 " +
            "확인하세요(채팅 앱이 링크 끝을 자르기도 합니다).";
   }
-  return {read: read, message: message, blank: blank, isDate: isDate, enc: enc};
+  return {read: read, readAsync: readAsync, message: message, blank: blank, isDate: isDate, enc: enc, crc32: crc32,
+          dictionaries: dictionaries};
 })();
 if (typeof module === "object" && module.exports) module.exports = FlamerLink;
 

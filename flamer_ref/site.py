@@ -277,6 +277,17 @@ def cite_links(book: dict, urls: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def web_template(text: str) -> str:
+    """A `flamer scenario new` template as the calculator's 틀 button gives it: the same scenario, without
+    the header lines that say how to run it on the command line (a player on the site runs it by typing)."""
+    import re
+
+    lines = [ln for ln in text.split("\n") if not re.match(r"#\s+(그대로 풀어 보기|고쳐서 풀기):", ln)]
+    lines = [ln for i, ln in enumerate(lines) if not (ln == "#" and i and lines[i - 1] == "#")]
+    out = re.sub(r" — flamer scenario new \S+", "", "\n".join(lines), count=1)
+    return re.sub(r"flamer scenario new (\S+?)\)", r"‘\1’ 틀)", out)
+
+
 def calculator_context(corpus=None, book: dict | None = None, urls: dict[str, str] | None = None) -> dict:
     """What the calculator page needs from the build: the text of every `flamer scenario new` template
     (the same code: scenario_files.template_text), and for the page's script (JSON safe inside a script
@@ -292,24 +303,13 @@ def calculator_context(corpus=None, book: dict | None = None, urls: dict[str, st
 
     kinds = available_kinds()
 
-    def web(text: str) -> str:
-        """A template as the page's 틀 button gives it: the same scenario, without the header lines that say
-        how to run it on the command line (a player on the site runs it by typing)."""
-        import re
-
-        lines = [ln for ln in text.split("\n") if not re.match(r"#\s+(그대로 풀어 보기|고쳐서 풀기):", ln)]
-        lines = [ln for i, ln in enumerate(lines) if not (ln == "#" and i and lines[i - 1] == "#")]
-        out = "\n".join(lines)
-        out = re.sub(r" — flamer scenario new \S+", "", out, count=1)
-        return re.sub(r"flamer scenario new (\S+?)\)", r"‘\1’ 틀)", out)
-
     cards = []
     if corpus is not None:
         for name, c in corpus.cards.items():
             cards.append([name, "특수" if c.get("type") == "special" else "기물", c.get("faction") or ""])
     data = {"cites": cite_links(book, urls) if book is not None and urls is not None else {},
             "dictionaries": {str(k): v for k, v in DICTIONARIES.items()}, "cards": cards}
-    return {"scenario_templates": Markup(script_json({k: web(template_text(k)) for k in kinds})),
+    return {"scenario_templates": Markup(script_json({k: web_template(template_text(k)) for k in kinds})),
             "page_data": Markup(script_json(data)),
             "template_kinds": [(k, KIND_KO.get(k, k)) for k in kinds],
             "fight_examples": [(line, list(rs)) for line, rs in FIGHT_EXAMPLES], "pyodide_version": PYODIDE_VERSION}

@@ -318,6 +318,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
   var mode = "fight";
   var statRows = [];          // {key, card, label, stat, node, input, why}: values the player gives for 미상 stats
   var asked = {};             // row key → true: what the last answer asked for (shown as a question in the bar)
+  var askShown = false;       // the question is out (not while the player is still typing the line)
   var rawStats = [];          // stat= values of a link the page cannot read: passed on as they are (the
                               // engine says what is wrong) until the player edits something
   var seq = 0;                // the number of the latest computation: an older answer is dropped
@@ -512,7 +513,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
     show(el.summary, false);
     [el.reasons, el.gaps, el.assumed, el.notices].forEach(function (n) { show(n, false); });
     clear(el.storyHostRoot());
-    el.storyHost.engineHtml = null;
+    el.bar.engine = null;
     el.jsonOut.textContent = "";
     el.jsonOut.removeAttribute("data-key");
     shown = null;
@@ -620,7 +621,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
     shown = job;
     var page = parsePage(res.stdout);
     shownPage = page;
-    el.storyHost.engineHtml = res.stdout;   // (what the engine answered, whole: for tests)
+    el.bar.engine = res;   // (what the engine answered, whole: for tests)
     barLines("verdict", page.lines, page.side);
     el.verdict.setAttribute("data-key", job.key);
     showNotices(res.stderr);
@@ -736,7 +737,8 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
   function placeStats() {
     var asking = false, mine = false;
     statRows.forEach(function (row) {
-      var question = row.on && asked[row.key] && (statValue(row) === null || row.input === document.activeElement);
+      var question = row.on && asked[row.key] && (askShown || row.input === document.activeElement) &&
+                     (statValue(row) === null || row.input === document.activeElement);
       var target = question ? el.askRows : el.statRows;
       row.node.className = "calc-stat" + (question ? " calc-ask-row" : "") + (statValue(row) !== null ? " filled" : "");
       row.label.textContent = question ? (row.card || row.label_) + "의 " + (STAT_KO[row.stat] || row.stat) + "은?"
@@ -778,7 +780,10 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
       var v = statValue(row);
       if (v !== null) storeSet(key, v);
       else if (!input.value.trim()) storeSet(key, null);
+      var out = askShown;
       edited();
+      submitted = true;   // a number is an answer, not a line half typed: what follows is said at once
+      askShown = out;     // (and the other questions stay where they are)
     });
     input.addEventListener("keydown", function (ev) { if (ev.key === "Enter") { ev.preventDefault(); submit(); } });
     input.addEventListener("blur", function () { setTimeout(placeStats, 0); });
@@ -856,7 +861,6 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
     el.linkStatus.textContent = h === null ? "시나리오가 길어 링크에 담지 않았습니다. 파일로 보내 주세요." : "";
     if (h === null) h = "";
     writtenHash = h;
-    el.bar.setAttribute("data-hash", writtenHash);
     try {
       history.replaceState(null, "", h ? "#" + h : window.location.pathname + window.location.search);
     } catch (e) { /* some browsers refuse it for file:// */ }
@@ -1094,6 +1098,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
     clearTimeout(revealTimer);
     var my = ++seq;
     if (damaged) { cancelRunning(); showDamaged(); return; }
+    askShown = el.bar.getAttribute("data-state") === "ask" && askShown;
     var job = currentJob();
     writeHash();
     if (!job) {
@@ -1121,9 +1126,9 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
     function latest() { return ticket.seq === seq; }   // no newer input since
     function over() { if (under === ticket) under = null; }
     answerState("busy", job);
-    el.bar.classList.add("stale");
     clearTimeout(busyTimer);
-    busyTimer = setTimeout(function () { if (latest() && under === ticket) stateLine("판정 중…"); }, BUSY_SHOWN_MS);
+    // (greyed and said only when it takes a while: a verdict a moment away does not blink)
+    busyTimer = setTimeout(function () { if (latest() && under === ticket) stale("판정 중…"); }, BUSY_SHOWN_MS);
     var argv = job.argv.concat(["--format", "html"]);
     if (job.kind === "scenario") argv.push("--link", "--site-url", siteRoot());
     run(argv, job.stdin).then(function (res) {
@@ -1155,6 +1160,8 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
               shown = job;
               showNothing();
               shown = job;
+              el.bar.engine = res;
+              askShown = true;
               barKind("ask");
               show(el.verdict, false); show(el.error, false);
               stateLine("");
@@ -1172,6 +1179,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
           shown = job;
           showNothing();
           shown = job;
+          el.bar.engine = res;
           placeStats();
           if (err && err.code === "forbidden") {
             var lines = (res.stderr || err.message || "").replace(/\s+$/, "").split("\n").map(function (l) { return l.trim(); })
@@ -1202,6 +1210,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
   }
   function edited() {
     damaged = null;
+    askShown = false;
     rawStats = [];
     submitted = false;
     lastEdit = now();

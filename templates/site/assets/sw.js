@@ -8,7 +8,8 @@
  *     downloaded them); anything else is revalidated with the server. Files already in this build's
  *     cache (an install cut short before) are not fetched again;
  *   - fetch: same-origin GET requests are answered from that cache first; anything else fetched is put
- *     there as it is visited; a page that is neither cached nor reachable gets the offline page;
+ *     there as it is visited; a page that is neither cached nor reachable (no network, or 502–504
+ *     from the server) gets the offline page;
  *   - activate: this site's caches of other builds are deleted (another site on the same origin keeps
  *     its own: cache names carry this worker's scope).
  * A new build changes this file (its hash), which makes the browser install the new cache. */
@@ -78,14 +79,19 @@ self.addEventListener("fetch", function (event) {
       return hit || (alt ? cache.match(alt, {ignoreSearch: true}) : null);
     }).then(function (hit) {
       if (hit) return hit;
+      function offline(fallback) {
+        return cache.match(OFFLINE).then(function (page) { return page || fallback(); });
+      }
       return fetch(req).then(function (res) {
         if (res.status === 200 && res.type === "basic" && !res.redirected) {
           cache.put(req, res.clone()).catch(function () { /* a full disk: served, not kept */ });
         }
+        // a server (or a proxy before it) that cannot be reached is the network gone, for a page
+        if (nav && res.status >= 502 && res.status <= 504) return offline(function () { return res; });
         return res;
       }, function (err) {
         if (!nav) throw err;
-        return cache.match(OFFLINE).then(function (page) { if (page) return page; throw err; });
+        return offline(function () { throw err; });
       });
     });
   }));

@@ -298,6 +298,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
     optsCount: $("calc-opts-count"), cell: $("calc-cell"), asOf: $("calc-asof"),
     y: $("calc-y"), file: $("calc-file"), fileName: $("calc-file-name"), undo: $("calc-undo"),
     bar: $("calc-bar"), barTop: $("calc-bar-top"), verdict: $("calc-verdict"), error: $("calc-error"), state: $("calc-state"),
+    barGap: $("calc-bar-gap"),
     ask: $("calc-ask"), askRows: $("calc-ask-rows"),
     summary: $("calc-summary"), notices: $("calc-notices"), reasons: $("calc-reasons"), gaps: $("calc-gaps"),
     assumed: $("calc-assumed"), mine: $("calc-mine"), statRows: $("calc-stat-rows"),
@@ -459,6 +460,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
   }
   function barKind(kind) {
     el.bar.setAttribute("data-kind", kind);
+    show(el.barGap, false);
     el.bar.classList.remove("stale");
     clearTimeout(busyTimer);
     if (kind !== "verdict") { el.bar.removeAttribute("data-side"); el.bar.style.removeProperty("--win"); }
@@ -485,6 +487,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
       if (kind === "forbidden" && i === 0) {
         var m = /^불가 — /.exec(p.textContent);
         p.textContent = m ? p.textContent.slice(m[0].length) : p.textContent;
+        p.insertBefore(document.createTextNode(" "), p.firstChild);   // (copied as text: "불가 …")
         p.insertBefore(text("span", "불가", "calc-ruling"), p.firstChild);
       }
       el.verdict.appendChild(p);
@@ -627,13 +630,22 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
     showNotices(res.stderr);
     listPart(el.reasons, page.reasons);
     listPart(el.gaps, page.gaps);
+    // the first thing the verdict is not sure of, in the bar too: it may change the verdict
+    clear(el.barGap);
+    if (page.gaps.length) {
+      el.barGap.appendChild(text("span", "확실하지 않음", "badge gap"));
+      el.barGap.appendChild(document.createTextNode(" " + el.gaps.querySelector("li").textContent.trim() +
+        (page.gaps.length > 1 ? " (외 " + (page.gaps.length - 1) + "건은 아래)" : "")));
+      show(el.barGap, true);
+    }
     listPart(el.assumed, page.assumed);
     showStory(page, job);
     show(el.summary, true);
     if (job.kind === "scenario" && page.link) {
       var frag = page.link.split("#")[1] || "";
       if (frag) scenarioLinks[job.stdin] = frag;
-      if (el.y.value === job.stdin) writeHash();
+      // into the address — unless another link was put there meanwhile (its hashchange is on its way)
+      if (el.y.value === job.stdin && window.location.hash.replace(/^#/, "") === (writtenHash || "")) writeHash();
     }
     cliLine(job);
   }

@@ -80,11 +80,15 @@ def _error_object(exc) -> dict:
 
 def _error_inner(exc) -> Optional[dict]:
     """Keys that go inside the --json error object beside message and code: a fight's missing stats
-    (`missing`: [{piece, card, label, stat}], what the calculator page asks for)."""
+    (`missing`: [{piece, card, label, stat, why}], what the calculator page asks for; `why` says in
+    one line what the verdict needs it for, or is null)."""
     missing = getattr(exc, "missing", None)
     if missing is None:
         return None
-    return {"missing": [m.to_json() for m in missing]}
+    from .render import render
+
+    return {"missing": [{**m.to_json(), "why": render("cli/fight_need.txt.j2", why=m.why).strip() or None}
+                        for m in missing]}
 
 
 def _cite_numbers(exc) -> None:
@@ -1065,7 +1069,7 @@ def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text"
     if _brief(out):
         return
     # each kind's template: the verdict first
-    _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), link if one else None, **words)
+    _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), link, **words)
 
 
 @app.command()
@@ -1083,6 +1087,15 @@ def simulate(
                                       help="시나리오에 전투 순서를 적지 않았을 때, 공격자가 고를 수 있는 모든 전투 순서를 풀어 서로 다른 결과를 보여 줍니다."),
     brief: bool = typer.Option(False, "--brief",
                                help="판정(최대 4줄)만 출력합니다: 셀마다 누가 점령했는지, 누가 누구를 포획했는지, 결정한 조항."),
+    link: bool = typer.Option(False, "--link",
+                              help="답 뒤 마지막 줄에 이 시나리오를 여는 판정기 링크(사이트의 판정기 페이지)를 출력합니다. "
+                                   "시나리오는 압축해서 링크에 담습니다(flamer scenario new 라운드의 틀이 2,000자 안쪽). "
+                                   "--json이면 JSON 객체의 마지막 키로, --format html이면 페이지 안에, --format md면 <링크> "
+                                   "꼴의 자동 링크로 넣습니다. 링크는 파일에 적은 그대로의 시나리오를 담습니다(--as-of는 담지 "
+                                   "않음). 사이트 주소가 필요합니다(--site-url 또는 FLAMER_SITE_URL)."),
+    site_url: Optional[str] = typer.Option(None, "--site-url", metavar="주소",
+                                           help="--link에 쓸 사이트 주소: flamer site로 만든 사이트를 올린 곳의 웹 주소. "
+                                                "없으면 환경 변수 FLAMER_SITE_URL."),
 ):
     """시나리오 하나를 풀어 한국어로 설명합니다: 전투(대응턴 스택 → 1~7단계), 이동, 승리확인, 필드, 라운드(일곱 턴), 게임(라운드를 번갈아).
 
@@ -1099,6 +1112,7 @@ def simulate(
     compare = _usage_date(compare, "--compare")
     if compare and all_branches:
         raise typer.BadParameter("--compare와 --all-branches는 함께 쓸 수 없습니다.", param_hint="--compare")
+    site = _site_url(link, site_url)
     # a missing or unreadable file is bad input (exit 1, like any invalid scenario), not a usage error
 
     def go():
@@ -1106,6 +1120,7 @@ def simulate(
         from .scenario_files import load_any
 
         corpus = _corpus()
+        stdin = _keep_stdin() if site is not None and file == "-" else None
         with gc_paused():  # a scenario of 1,000 cells is millions of small objects, none in a cycle
             scn = load_any(file, corpus, display=file)  # "-": standard input
             from .render import notice_lines
@@ -1113,9 +1128,40 @@ def simulate(
             for note in notice_lines(scn):  # card names read as another name: never silently (stderr only)
                 sys.stderr.write(note + "\n")
             present_scenario(scn, corpus, file=file, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                             all_branches=all_branches, brief=brief)
+                             all_branches=all_branches, brief=brief,
+                             link=None if site is None else _scenario_link(site, file, stdin))
 
     _run(go, as_json=as_json)
+
+
+def _keep_stdin() -> bytes:
+    """Standard input read whole (as much as a scenario may be, and one byte more), put back as a fresh
+    stream for the scenario reader: `simulate - --link` links the very text it read."""
+    import io
+
+    from .yamlio import SCENARIO_MAX_BYTES
+
+    stream = sys.stdin
+    buffer = getattr(stream, "buffer", None) if stream is not None else None
+    try:
+        data = buffer.read(SCENARIO_MAX_BYTES + 1) if buffer is not None else (
+            stream.read(SCENARIO_MAX_BYTES + 1).encode("utf-8", "surrogateescape") if stream is not None else b"")
+    except (OSError, ValueError):
+        return b""
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+    return data
+
+
+def _scenario_link(site: str, file: str, stdin: Optional[bytes]) -> str:
+    """The calculator link of the scenario `file` (read and parsed already): its text as written, compressed
+    (links.build_scenario)."""
+    from .links import build_scenario
+    from .yamlio import SCENARIO_MAX_BYTES
+
+    if stdin is None:
+        with open(file, "rb") as fh:
+            stdin = fh.read(SCENARIO_MAX_BYTES + 1)
+    return build_scenario(site, stdin.decode("utf-8-sig"))
 
 
 @app.command()

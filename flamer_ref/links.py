@@ -33,13 +33,36 @@ A value is everything after the piece's first '='; '+' is a plus sign, and chara
 as they are. An empty fragment is no link at all (None). Keys come in any order; `r`, `b`, `stat`
 keep theirs.
 
+A scenario link written today carries the YAML compressed (`build_scenario`; the page asks the engine,
+`flamer simulate - --link`, for the same link as the player types): the value of `y` is
+
+    ~<d>~<n>~<crc>~<data>
+
+where <data> is the UTF-8 YAML compressed with raw DEFLATE (RFC 1951: Python's zlib with wbits=-15; the
+browser reads it with DecompressionStream('deflate-raw')) in base64url without padding, <d> the preset
+dictionary it was compressed with (0: none; 1: linkdict.DICTIONARIES[1], the text of the scenario
+templates, frozen — a reader puts it in DEFLATE's window first, as a stored block in the browser), <n>
+the number of characters of <data> and <crc> the CRC-32 of the UTF-8 YAML as eight lowercase hex digits.
+Every character of it is one a link keeps bare, so a chat client keeps it whole or cuts it short. A
+value that does not start with '~' is the YAML itself, percent-encoded (the older, longer form: still
+read). Two more damages belong to this form (checked after the piece's other rules):
+
+    cut            the value stops short: fewer than <n> characters of data, or a head cut off (a link
+                   cut by a chat client: the page says 링크가 잘렸습니다)
+    bad-data       anything else wrong in it: a malformed head or a dictionary this reader does not
+                   have, more than <n> characters or one outside base64url, data that does not inflate,
+                   inflates to more than SCENARIO_MAX_BYTES or to bytes that are not UTF-8, or a CRC-32
+                   that differs
+
 Pure: no I/O, no words (the page words the damage in Korean; the codes above are what both readers
 agree on).
 """
 
 from __future__ import annotations
 
+import base64
 import re
+import zlib
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote_to_bytes
 
@@ -55,7 +78,17 @@ _REPEATED = frozenset({"r", "b", "stat"})
 _ALL_KEYS = frozenset(KEYS) | {SCENARIO_KEY}
 #: the damage codes, in the order of the checks made on one piece (no-q comes after the last piece)
 DAMAGE = ("empty-piece", "no-equals", "unknown-key", "bad-escape", "bad-utf8", "repeated-key", "mixed",
-          "empty-value", "bad-date", "no-q")
+          "empty-value", "bad-date", "cut", "bad-data", "no-q")
+#: the mark that starts a compressed scenario value (y=~<d>~<n>~<crc>~<data>)
+PACKED = "~"
+#: the preset dictionary links are written with (linkdict.DICTIONARIES)
+DICTIONARY = 1
+#: the largest scenario a link unpacks to, in UTF-8 bytes: what `flamer simulate` takes (yamlio.SCENARIO_MAX_BYTES)
+SCENARIO_MAX_BYTES = 2 * 1024 * 1024
+_PACKED = re.compile(r"~([0-9])~([1-9][0-9]{0,8})~([0-9a-f]{8})~([A-Za-z0-9_-]*)")
+#: a value that is the start of a compressed value's head (a link cut inside it)
+_PACKED_HEAD = re.compile(r"~(?:[0-9](?:~(?:[0-9]{0,9}(?:~[0-9a-f]{0,8})?)?)?)?")
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
 #: what counts as blank in a value: the characters JavaScript's String.prototype.trim removes (the
 #: page drops a declaration row that trims to nothing), spelt out so that both readers use the same set
 BLANK = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
@@ -193,6 +226,62 @@ def build(site: str, q: str, r=(), b=(), cell: str = DEFAULT_CELL, stat=(), as_o
     return page_url(site) + "#" + fragment(link)
 
 
+def _dictionary(number: int) -> bytes | None:
+    from .linkdict import DICTIONARIES
+
+    return DICTIONARIES[number].encode("utf-8") if number in DICTIONARIES else None
+
+
+def pack(text: str, dictionary: int = DICTIONARY) -> str:
+    """A scenario as the compressed value of a link's `y`: ~<d>~<n>~<crc>~<data> (the module docstring)."""
+    raw = encode_text(text)
+    zdict = _dictionary(dictionary) if dictionary else None
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -15, **({"zdict": zdict} if zdict else {}))
+    data = base64.urlsafe_b64encode(deflate.compress(raw) + deflate.flush()).decode("ascii").rstrip("=")
+    return f"{PACKED}{dictionary}{PACKED}{len(data)}{PACKED}{zlib.crc32(raw):08x}{PACKED}{data}"
+
+
+def encode_text(text: str) -> bytes:
+    """A scenario's text as the link carries it: UTF-8, a lone surrogate as U+FFFD (as encode does)."""
+    return re.sub("[\ud800-\udfff]", "\ufffd", text).encode("utf-8")
+
+
+def unpack(value: str) -> str:
+    """The YAML a compressed `y` value carries. Raises LinkError `cut` for a value that stops short (a
+    cut head, or fewer characters of data than its head says) and `bad-data` for anything else wrong."""
+    m = _PACKED.fullmatch(value)
+    if m is None:
+        if _PACKED_HEAD.fullmatch(value):
+            raise LinkError("cut", raw=value)
+        raise LinkError("bad-data", raw=value)
+    number, n, crc, data = int(m.group(1)), int(m.group(2)), int(m.group(3), 16), m.group(4)
+    if len(data) < n:
+        raise LinkError("cut", raw=value)
+    zdict = _dictionary(number) if number else b""
+    if len(data) > n or n % 4 == 1 or zdict is None:
+        raise LinkError("bad-data", raw=value)
+    try:
+        packed = base64.urlsafe_b64decode(data + "=" * (-n % 4))
+        inflate = zlib.decompressobj(-15, **({"zdict": zdict} if zdict else {}))
+        raw = inflate.decompress(packed, SCENARIO_MAX_BYTES + 1)
+        if len(raw) > SCENARIO_MAX_BYTES or not inflate.eof or inflate.unused_data:
+            raise ValueError("too long, unfinished or followed by more")
+        text = raw.decode("utf-8")
+    except (ValueError, zlib.error):
+        raise LinkError("bad-data", raw=value) from None
+    if zlib.crc32(raw) != crc:
+        raise LinkError("bad-data", raw=value)
+    return text
+
+
+def build_scenario(site: str, text: str) -> str:
+    """The calculator link of a scenario (its YAML as written) at the site `site`: the compressed form.
+    Raises ValueError for a blank scenario (such a link is never written)."""
+    if is_blank(text):
+        raise ValueError("a calculator link holds no blank value")
+    return page_url(site) + "#" + SCENARIO_KEY + "=" + pack(text)
+
+
 def read(frag: str) -> FightLink | ScenarioLink | None:
     """What the fragment of a calculator link (the part after '#') holds: a FightLink, a
     ScenarioLink, or None for an empty fragment. Raises LinkError for a damaged link (the rules are
@@ -221,6 +310,13 @@ def read(frag: str) -> FightLink | ScenarioLink | None:
             raise LinkError("empty-value", key, n, piece)
         if key == "as_of" and not is_link_date(value):
             raise LinkError("bad-date", key, n, piece)
+        if key == SCENARIO_KEY and value.startswith(PACKED):
+            try:
+                value = unpack(value)
+            except LinkError as exc:
+                raise LinkError(exc.code, key, n, piece) from None
+            if is_blank(value):
+                raise LinkError("empty-value", key, n, piece)
         if key in _REPEATED:
             got[key].append(value)
         else:

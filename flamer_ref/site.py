@@ -243,12 +243,13 @@ def search_index(corpus, urls: dict[str, str], as_of: str) -> dict:
 #: the calculator page (templates/site/calculator.html.j2, assets/calculator.js): a fight in one line
 #: or a scenario, computed in the browser by the engine (assets/engine.js)
 CALCULATOR = "판정기.html"
-#: the fight one-liners of README (line, -r declarations), offered as examples to start from
+#: the fight one-liners of README (line, declarations), offered as examples to start from: written as a
+#: player types them on a phone's Korean keyboard (대, ×2, 레벨 체력 공격력), the same fights
 FIGHT_EXAMPLES = (
-    ("거신 vs 별마대, 행성굴착기(정착)", ()),
-    ("수문장 x2 vs 개미(lv1 hp2 atk1), 증폭기(정착 atk0)", ()),
-    ("수문장(lv6), 별마대, 장인 vs 거신, 행성굴착기(정착), 증폭기(정착)", ("수비자 재부팅 행성굴착기",)),
-    ("거신, 장인 vs 개미(정착 lv1 hp2 atk1)", ("수비자 진내폭격 비용 개미",)),
+    ("거신 대 별마대, 행성굴착기(정착)", ()),
+    ("수문장 ×2 대 개미(레벨1 체력2 공격력1), 증폭기(정착 공격력0)", ()),
+    ("수문장(레벨6), 별마대, 장인 대 거신, 행성굴착기(정착), 증폭기(정착)", ("수비자 재부팅 행성굴착기",)),
+    ("거신, 장인 대 개미(정착 레벨1 체력2 공격력1)", ("수비자 진내폭격 비용 개미",)),
 )
 
 
@@ -260,18 +261,57 @@ def script_json(obj) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def calculator_context() -> dict:
+def cite_links(book: dict, urls: dict[str, str]) -> dict[str, str]:
+    """How a verdict cites a clause, an interpretation or a ruling (render.clause_number: '6.26',
+    '해석 6.14-1', '2026-09-24 확정') → its address in the site (relative to the site root): the
+    calculator page links the citations of the engine's answers with it."""
+    out: dict[str, str] = {}
+    for sec in book["sections"]:
+        for c in sec["clauses"]:
+            if c.get("number"):
+                out.setdefault(str(c["number"]), urls[c["anchor"]])
+            for i in c["interpretations"]:
+                if i.get("number"):
+                    out.setdefault(f"해석 {i['number']}", urls[i["anchor"]])
+    for r in book["rulings"]:
+        out.setdefault(f"{r['date']} {r['label']}".strip(), urls[r["anchor"]])
+    return out
+
+
+def web_template(text: str) -> str:
+    """A `flamer scenario new` template as the calculator's 틀 button gives it: the same scenario, without
+    the header lines that say how to run it on the command line (a player on the site runs it by typing)."""
+    import re
+
+    lines = [ln for ln in text.split("\n") if not re.match(r"#\s+(그대로 풀어 보기|고쳐서 풀기):", ln)]
+    lines = [ln for i, ln in enumerate(lines) if not (ln == "#" and i and lines[i - 1] == "#")]
+    out = re.sub(r" — flamer scenario new \S+", "", "\n".join(lines), count=1)
+    return re.sub(r"flamer scenario new (\S+?)\)", r"‘\1’ 틀)", out)
+
+
+def calculator_context(corpus=None, book: dict | None = None, urls: dict[str, str] | None = None) -> dict:
     """What the calculator page needs from the build: the text of every `flamer scenario new` template
-    (the same code: scenario_files.template_text), as JSON safe inside a script element."""
+    (the same code: scenario_files.template_text), and for the page's script (JSON safe inside a script
+    element): the citations' addresses (cite_links), the preset dictionaries of compressed scenario links
+    (linkdict) and the cards' names for completion (name, 기물/특수, faction)."""
     from markupsafe import Markup
 
     from .engine.aliases import KIND_KO
+    from .linkdict import DICTIONARIES
     from .scenario_files import available_kinds, template_text
 
     from .siteengine import PYODIDE_VERSION
 
     kinds = available_kinds()
-    return {"scenario_templates": Markup(script_json({k: template_text(k) for k in kinds})),
+
+    cards = []
+    if corpus is not None:
+        for name, c in corpus.cards.items():
+            cards.append([name, "특수" if c.get("type") == "special" else "기물", c.get("faction") or ""])
+    data = {"cites": cite_links(book, urls) if book is not None and urls is not None else {},
+            "dictionaries": {str(k): v for k, v in DICTIONARIES.items()}, "cards": cards}
+    return {"scenario_templates": Markup(script_json({k: web_template(template_text(k)) for k in kinds})),
+            "page_data": Markup(script_json(data)),
             "template_kinds": [(k, KIND_KO.get(k, k)) for k in kinds],
             "fight_examples": [(line, list(rs)) for line, rs in FIGHT_EXAMPLES], "pyodide_version": PYODIDE_VERSION}
 
@@ -299,7 +339,8 @@ def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
     base = {"as_of": date, "latest": corpus.latest_date(), "version": __version__, "book": book,
             "ver": book["cover"]["version"], "counts": book["cover"]["counts"], "checks": checks,
             "total_cases": sum(checks.values()), "refs": book["refs"], "A": book["anchors"],
-            "sections": [{"id": s["id"], "title": s["title"]} for s in book["sections"]]}
+            "sections": [{"id": s["id"], "title": s["title"]} for s in book["sections"]],
+            "site": True}  # (the book's shared parts leave out the command-line hints on the site)
 
     files: dict[str, str] = {}
 
@@ -313,7 +354,9 @@ def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
     for c in cases:
         if c["result"] is not None:
             rel = f"examples/{c['case'].replace('#', '-')}.full.html"
-            files[rel] = render_result(c["result"], "html", refs=runner.refs(corpus, c["result"]))
+            # its cited clauses link to their pages here (site_links: id → address from examples/)
+            files[rel] = render_result(c["result"], "html", refs=runner.refs(corpus, c["result"]),
+                                       site_links=Hrefs(urls, "../"))
             full[c["case"]] = rel
 
     sections = book["sections"]
@@ -337,7 +380,8 @@ def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
     for card in cards:
         page(card["path"], "card.html.j2", card=card, clause_refs=clause_refs)
     page("glossary.html", "glossary.html.j2", groups=glossary_groups(book))
-    page(CALCULATOR, "calculator.html.j2", **calculator_context())  # the calculator (issue 16)
+    page(CALCULATOR, "calculator.html.j2", **calculator_context(corpus, book, urls))  # the calculator (issues 16, 26)
+    page("offline.html", "offline.html.j2")  # what the service worker shows for a page it cannot get (issue 26)
 
     # no raw control character from the data (ESC, C1, a bidi override) in any page: the cleaning of
     # `flamer book -o` (terminal.clean), for HTML

@@ -79,6 +79,8 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 ICON_SIZES = (192, 512)
 APP_NAME = "더 플래머 룰 레퍼런스"
 APP_SHORT = "플래머"
+#: the page the service worker answers with for a page it has not kept and cannot fetch (site.py writes it)
+OFFLINE_PAGE = "offline.html"
 THEME = "#262421"  # the site's header (templates/site/site.css.j2)
 FLAME = "#e0a64a"
 FLAME_CORE = "#f4f1e8"
@@ -845,20 +847,22 @@ def pwa_files(files: dict, calculator: str | None) -> dict[str, bytes | str]:
         out[f"assets/icon-{n}.png"] = icon_png(n)
     start = quote(calculator) if calculator else "index.html"
     out["manifest.webmanifest"] = json.dumps({
-        "name": APP_NAME, "short_name": APP_SHORT, "lang": "ko", "dir": "ltr",
+        "id": start, "name": APP_NAME, "short_name": APP_SHORT, "lang": "ko", "dir": "ltr",
         "description": "더 플래머 규칙 찾기와 전투 판정기 — 설치 없이, 오프라인에서도.",
-        "start_url": start, "scope": "./", "display": "standalone",
+        "start_url": start, "scope": "./", "display": "standalone", "orientation": "portrait",
         "background_color": "#fbf8ef", "theme_color": THEME,
-        "icons": [*({"src": f"assets/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"}
-                    for n in ICON_SIZES),
+        # the PNGs are full bleed with the flame inside the middle 80 %: maskable as they are
+        "icons": [*({"src": f"assets/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": purpose}
+                    for purpose in ("any", "maskable") for n in ICON_SIZES),
                   {"src": "assets/icon.svg", "sizes": "any", "type": "image/svg+xml", "purpose": "any"}],
+        "shortcuts": [{"name": "판정기", "url": start}, {"name": "규칙 검색", "url": "index.html"}],
     }, ensure_ascii=False, indent=1) + "\n"
     everything = {**files, **out}
-    precache = sorted(quote(p) for p in everything
-                      if p.startswith(("engine/", "assets/")) or p in ("index.html", "search-index.js",
-                                                                          "manifest.webmanifest")
-                      or p == calculator)
-    out["sw.js"] = _configured("sw.js", {"version": _content_hash(everything), "precache": precache})
+    # the whole site, so that after one visit every page opens offline (issue 26): pages, assets, the
+    # search index, the engine, the manifest and the offline page (sw.js itself is the browser's to keep)
+    precache = sorted(quote(p) for p in everything if p != "sw.js")
+    out["sw.js"] = _configured("sw.js", {"version": _content_hash(everything), "precache": precache,
+                                         "offline": OFFLINE_PAGE})
     return out
 
 

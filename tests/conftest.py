@@ -54,7 +54,8 @@ _memo_get_command()
 #: test_site_engine.py and test_calculator.py carry their own group ("engine-site": one engine build, one
 #: browser), so the three long groups spread over the workers instead of one worker running them all
 XDIST_GROUPS = {"test_browser.py": "browser", "test_site.py": "browser", "test_pdf.py": "pdf", "test_book.py": "pdf",
-               "test_handbook_trust.py": "pdf"}
+               "test_handbook_trust.py": "pdf",
+               "test_phone.py": "engine-site"}  # (issue 26: the calculator on a phone, on the engine site's browser)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups to schedule them

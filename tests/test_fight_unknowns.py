@@ -45,6 +45,8 @@ def missing(r) -> list[dict]:
     obj = json.loads(r.stdout)
     assert list(obj) == ["error"] and list(obj["error"]) == ["message", "code", "missing"]
     assert obj["error"]["code"] == "missing-stats"
+    # each entry says in one line what it is needed for (issue 26: the calculator asks with it)
+    assert all(isinstance(m.pop("why"), (str, type(None))) for m in obj["error"]["missing"])
     return obj["error"]["missing"]
 
 

@@ -65,24 +65,33 @@ const L = require(process.argv[1]);
 let input = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', d => { input += d; });
-process.stdin.on('end', () => {
-  const out = JSON.parse(input).map(f => {
-    const got = L.read(f);
+process.stdin.on('end', async () => {
+  const given = JSON.parse(input);
+  Object.assign(L.dictionaries, given.dictionaries);
+  const out = [];
+  for (const f of given.frags) {
+    const got = await L.readAsync(f);
+    const sync = L.read(f);   // the synchronous pass: the same answer, or a stop at a compressed value
+    if (sync.kind !== 'packed' && JSON.stringify(sync) !== JSON.stringify(got)) throw new Error('read and readAsync differ: ' + f);
     if (got.kind === 'damaged') {
       const m = L.message(got);
-      if (!m.startsWith('링크가 손상되었습니다: ')) throw new Error('no damage sentence for ' + got.code);
-      return {kind: got.kind, code: got.code, key: got.key, piece: got.piece};
-    }
-    return got;
-  });
+      const head = got.code === 'cut' ? '링크가 잘렸습니다: ' : '링크가 손상되었습니다: ';
+      if (!m.startsWith(head)) throw new Error('no damage sentence for ' + got.code);
+      out.push({kind: got.kind, code: got.code, key: got.key, piece: got.piece});
+    } else out.push(got);
+  }
   process.stdout.write(JSON.stringify(out));
 });
 """
 
 
 def js_outcomes(frags: list[str]) -> list[dict]:
-    """FlamerLink.read on every fragment, in ONE node process (calculator.js loaded as a module)."""
-    proc = subprocess.run([NODE, "-e", JS_READ, str(CALCULATOR_JS)], input=json.dumps(frags), capture_output=True,
+    """FlamerLink.readAsync on every fragment, in ONE node process (calculator.js loaded as a module, the
+    preset dictionaries given as the page gets them from the build)."""
+    from flamer_ref.linkdict import DICTIONARIES
+
+    given = {"frags": frags, "dictionaries": {str(k): v for k, v in DICTIONARIES.items()}}
+    proc = subprocess.run([NODE, "-e", JS_READ, str(CALCULATOR_JS)], input=json.dumps(given), capture_output=True,
                           text=True, encoding="utf-8", timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout)
@@ -167,6 +176,41 @@ def fragments() -> list[str]:
         out.append(frag)
     for _ in range(20):
         out.append("y=" + links.encode(rng.choice(TEXTS)) + rng.choice(["", "%", "%E", "&q=a", "&y=b", "&x=1"]))
+    out += packed_fragments(rng)
+    return out
+
+
+def packed_fragments(rng: random.Random) -> list[str]:
+    """Compressed scenario links (issue 26: y=~<d>~<n>~<crc>~<data>), whole, cut anywhere, and tampered with."""
+    from flamer_ref.scenario_files import available_kinds, template_text
+
+    texts = [template_text(k) for k in available_kinds()] + TEXTS + ["\ufeff종류: 전투\n", "a" * 70000]
+    whole = [links.pack(rng.choice(texts), rng.choice([0, 1, 1])) for _ in range(40)]
+    out = ["y=" + v for v in whole]
+    out += ["y=~", "y=~1", "y=~1~", "y=~1~12", "y=~1~12~", "y=~1~12~abc", "y=~1~12~0123abcd", "y=~1~12~0123abcd~",
+            "y=~9~4~00000000~AAAA", "y=~1~0~00000000~", "y=~1~5~00000000~AAAAA", "y=~x~4~00000000~AAAA",
+            "y=~1~4~0000000G~AAAA", "y=~1~4~00000000~AA=A", "y=" + links.pack("   "), "y=" + links.pack("\u3000\n"),
+            "y=%7E1%7E4%7E00000000%7EAAAA", "y=~0~4~00000000~AAAA", "y=~1~999999999~00000000~"]
+    for v in whole:
+        head_end = v.rindex("~") + 1
+        for _ in range(3):                                    # cut by a chat client: in the data or in the head
+            out.append("y=" + v[: rng.randrange(1, len(v))])
+        i = rng.randrange(head_end, len(v))                   # a character changed
+        out.append("y=" + v[:i] + rng.choice("AZaz09-_!.") + v[i + 1:])
+        out.append("y=" + v + rng.choice(["A", "AA", "~", "&q=a", "&y=" + v, "%", "&x=1"]))
+        crc = v.split("~")[3]                                  # another checksum
+        out.append("y=" + v.replace("~" + crc + "~", "~" + f"{(int(crc, 16) ^ 1):08x}" + "~"))
+    # a DEFLATE stream that inflates to more than a scenario may be (a bomb), and one with junk after its end
+    import base64
+    import zlib
+
+    big = b"x" * (links.SCENARIO_MAX_BYTES + 1)
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    data = base64.urlsafe_b64encode(c.compress(big) + c.flush()).decode().rstrip("=")
+    out.append(f"y=~0~{len(data)}~{zlib.crc32(big):08x}~{data}")
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    data = base64.urlsafe_b64encode(c.compress(b"kind: combat\n") + c.flush() + b"junk").decode().rstrip("=")
+    out.append(f"y=~0~{len(data)}~{zlib.crc32(b'kind: combat' + bytes([10])):08x}~{data}")
     return out
 
 

@@ -136,8 +136,9 @@ class Chromium:
         self.call("Emulation.setDeviceMetricsOverride", session=True, **metrics)
         self.call("Emulation.setEmulatedMedia", session=True, media=media)
         self.events.clear()
-        self.call("Page.navigate", session=True, url=url)
-        self.wait_event("Page.loadEventFired")
+        got = self.call("Page.navigate", session=True, url=url)
+        if got.get("loaderId"):  # a new document (a change of the #fragment alone loads nothing: no load event)
+            self.wait_event("Page.loadEventFired")
 
     def evaluate(self, expression: str):
         res = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)

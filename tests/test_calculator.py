@@ -727,6 +727,12 @@ def heavy_scenario() -> str:
 
 
 PASTE_AND_WAIT_BUSY = r"""(async (text) => {
+  // the engine idle first (an earlier answer's --json may still be running): then 'busy' is this scenario's
+  const t00 = performance.now();
+  while (FlamerEngine.busy) {
+    if (performance.now() - t00 > 60000) return false;
+    await new Promise(r => setTimeout(r, 10));
+  }
   document.getElementById('tab-scenario').click();
   const y = document.getElementById('calc-y');
   y.value = text;

@@ -225,7 +225,7 @@ def test_the_explanation_opens_whole_and_what_is_uncertain_is_in_the_summary(pho
         reasons: document.getElementById('calc-reasons').innerText,
         side: document.getElementById('calc-bar').getAttribute('data-side'),
         bar: document.getElementById('calc-bar-gap').hidden ? null : document.getElementById('calc-bar-gap').textContent}))()""")
-    assert summary["gaps"] and "불사" in summary["gaps"] and "룰북에 없어" in summary["gaps"], summary   # 미해결, in words
+    assert summary["gaps"] and "불사" in summary["gaps"] and "룰북에" in summary["gaps"] and "없어" in summary["gaps"], summary   # 미해결, in words
     assert summary["side"] == "DGM"   # the bar in the winner's colour
     assert summary["bar"] and summary["bar"].startswith("확실하지 않음") and "불사" in summary["bar"]   # and in the bar
     assert not any("--full" in v for v in got["verdict"]) and any("아래 풀이 참고" in v for v in got["verdict"])
@@ -415,7 +415,8 @@ def test_after_one_visit_the_whole_site_opens_offline(phone, engine_server, shot
     browser.open(f"{url}/{PAGE}", PHONE)
     state = js(browser, """(async () => { await navigator.serviceWorker.ready;
         for (let i = 0; i < 1200; i++) {
-          const names = (await caches.keys()).filter(n => n.startsWith('flamer-site '));
+          // this site's cache (its scope is the site's root; a site at /no-engine/ keeps its own)
+          const names = (await caches.keys()).filter(n => n.startsWith('flamer-site ' + location.origin + '/ '));
           if (navigator.serviceWorker.controller && names.length) {
             const c = await caches.open(names[names.length - 1]);
             const keys = await c.keys();

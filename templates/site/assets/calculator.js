@@ -1440,7 +1440,7 @@ if (typeof module === "object" && module.exports) module.exports = FlamerLink;
     }
     part(el.reasons, "이유");
     part(el.gaps, "확실하지 않은 것");
-    part(el.assumed, "엔진이 가정한 것");
+    part(el.assumed, "가정한 것");
     part(el.mine, "내가 넣은 값(카드 데이터 아님)");
     var h = hashOf();
     if (h) out.push(window.location.href.split("#")[0] + "#" + h);

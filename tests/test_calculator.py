@@ -238,12 +238,13 @@ def scenario_texts() -> list[str]:
 
 @pytest.fixture(scope="module")
 def has_stat_option():
-    """`flamer fight --stat` (helper B's part of issue 16) is there."""
+    """`flamer fight --stat` is there: a missing option fails here instead of skipping what needs it."""
     from typer.testing import CliRunner
 
     from flamer_ref.cli import app
 
-    return "--stat" in CliRunner().invoke(app, ["fight", "--help"]).stdout
+    assert "--stat" in CliRunner().invoke(app, ["fight", "--help"]).stdout
+    return True
 
 
 @pytest.fixture(scope="module")
@@ -470,8 +471,7 @@ def test_flamer_fight_link_opens_the_same_verdict(page, reference):
     from flamer_ref.cli import app
 
     runner = CliRunner()
-    if "--link" not in runner.invoke(app, ["fight", "--help"]).stdout:
-        pytest.skip("flamer fight --link is not there yet (helper B); the links are built by link_hash here")
+    assert "--link" in runner.invoke(app, ["fight", "--help"]).stdout
     browser, server, _ = page
     for line, r, b, opts in fight_cases()[:6]:
         argv = fight_argv(line, r, b, opts)
@@ -584,8 +584,6 @@ def test_unknown_stats_are_asked_inline_remembered_and_linked(page, reference, h
     """수문장 vs 개미: 개미's stats are 미상. The page asks for exactly what the --json error lists, as a
     question where the verdict shows (개미의 체력은?, with why in one line, no error), runs again with
     --stat, marks the values as the player's own, keeps them on the device and in the link."""
-    if not has_stat_option:
-        pytest.skip("flamer fight --stat is not there")
     browser, _, _ = page
     line = "수문장 vs 개미"
     values = STAT_VALUES

@@ -121,7 +121,9 @@ def test_escaping_is_what_the_page_writes_with_encodeURIComponent():
     encoded = [links.encode(v) for v in values]
     out = subprocess.run([NODE, "-e", script, json.dumps(values), *encoded], capture_output=True, text=True,
                          timeout=60, check=True).stdout
-    for v, (js, back) in zip(values, json.loads(out)):
+    pairs = json.loads(out)
+    assert len(pairs) == len(values) >= 3  # node answered for every value
+    for v, (js, back) in zip(values, pairs):
         assert js == links.encode(v), v
         assert back == v, v
 

@@ -278,8 +278,6 @@ def test_faq_markdown_escapes_data_text(data_copy):
     text = text[:first_q.start(1)] + '"<b>굵게</b> *별* [링크](x) `코드` | 칸"' + text[first_q.end(1):]
     faq.write_text(text, encoding="utf-8")
     r = invoke("faq", "--format", "md", env={"FLAMER_DATA": str(data_copy)})
-    if r.exit_code == 2:
-        pytest.skip("faq --format md is not available")
     assert r.exit_code == 0, r.stderr
     md = _outside_code(r.stdout)
     assert "굵게" in md

@@ -111,7 +111,9 @@ def test_the_json_of_simulate_is_the_worded_result(corpus, capsys):
     """`flamer simulate --json` prints run(...).to_json() worded by the templates, for every kind."""
     from flamer_ref.cli import present_scenario
 
-    for f in sorted((ROOT / "scenarios").glob("*.yaml")):
+    files = sorted((ROOT / "scenarios").glob("*.yaml"))
+    assert len(files) >= 5
+    for f in files:
         scn = load_any(str(f), corpus, display=f.name)
         present_scenario(scn, corpus, file=f.name, as_json=True)
         printed = json.loads(capsys.readouterr().out)

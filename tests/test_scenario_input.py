@@ -332,7 +332,9 @@ def test_ambiguous_card_names_are_errors_listing_the_candidates(corpus):
 def test_examples_and_shipped_scenarios_read_without_notices(corpus):
     from flamer_ref.scenario_files import load_any
 
-    for f in sorted((ROOT / "scenarios").glob("*.yaml")):
+    files = sorted((ROOT / "scenarios").glob("*.yaml"))
+    assert len(files) >= 5 and corpus.examples and corpus.faq  # what is read below is there
+    for f in files:
         scn = load_any(f, corpus)
         assert not (scn["notices"] if isinstance(scn, dict) else scn.notices), f
     for src in (corpus.examples, corpus.faq):
@@ -380,6 +382,8 @@ def test_template_comments_explain_every_key_they_use():
     for kind in ("combat", "move", "victory", "field"):
         text = (ROOT / "templates" / "scenario" / "new" / f"{kind}.yaml").read_text(encoding="utf-8")
         # every (English) key named in a comment is a real key, and every top-level key written has a comment
+        keyed = [line for line in text.splitlines() if re.match(r"^([^\s#\-{\"][^:#]*):", line)]
+        assert len(keyed) >= 3, kind  # the template was read and has keys
         for line in text.splitlines():
             m = re.match(r"^([^\s#\-{\"][^:#]*):", line)
             if m and not line.startswith("#"):

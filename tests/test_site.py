@@ -169,6 +169,7 @@ def test_nothing_is_fetched(site):
 
 def test_every_page_shows_the_as_of_date(site):
     out, summary, pages = site
+    assert len(pages) >= 50 and any(p.name.endswith(".full.html") for p in pages)  # both kinds of page are read
     for path, pg in pages.items():
         text = "".join(pg.text)
         if path.name.endswith(".full.html"):  # the engine's own page: its date is the computation's

@@ -16,6 +16,7 @@ def corpus():
 
 
 def test_every_card_is_answered(corpus):
+    assert len(corpus.cards) >= 20
     for name, card in corpus.cards.items():
         d = timing(corpus, name)
         assert d["matched"] == {"kind": "card", "name": name}
@@ -57,9 +58,9 @@ def test_unstated_timing_is_unknown(corpus):
 
 
 def test_every_cited_clause_exists(corpus):
-    for p in corpus.timings.values():
-        for r in p["rows"]:
-            assert all(c in corpus.clauses for c in r["clauses"])
+    cited = [c for p in corpus.timings.values() for r in p["rows"] for c in r["clauses"]]
+    assert len(cited) >= 10  # the timing pages cite clauses, and they were read
+    assert [c for c in cited if c not in corpus.clauses] == []
 
 
 def test_ambiguous_name_lists_candidates(corpus):

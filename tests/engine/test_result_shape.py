@@ -28,6 +28,7 @@ CELL_KEYS = {"occupant", "standoff", "rounds", "survivors"}
 
 
 def _all(run):
+    assert len(SAMPLES) >= 2  # the shape checks below walk these results
     for obj in SAMPLES:
         for date in ("2026-09-20", None):
             yield run(obj, as_of=date)

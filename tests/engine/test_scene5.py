@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .conftest import events
 
-SPEC = Path("/work/shared/spec/examples/combat-scene5.yaml")
+SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "examples" / "combat-scene5.yaml"  # beside the checkout
 HERE = Path(__file__).resolve().parents[2]
 
 

@@ -135,6 +135,7 @@ def test_verdict_statuses(run, corpus):
 
 
 def test_text_and_md_outputs_start_with_the_verdict():
+    assert len(SCENARIOS) >= 5  # the bundled scenarios were found
     for f in SCENARIOS:
         out = flamer("simulate", str(f))
         assert out.returncode == 0, out.stderr

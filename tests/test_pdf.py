@@ -510,12 +510,35 @@ def test_running_header_names_the_section(book, reader):
 
 
 # -------------------------------------------------------------------- faq ----
-def test_faq_pdf(tmp_path):
+@pytest.fixture(scope="module")
+def faq_pdf(tmp_path_factory):
+    """`flamer faq --format pdf` and `--format html` of the bundled data with one 200-syllable run added to
+    an answer (issue 25 fault 18), made by the real command once for the module: test_faq_pdf reads it as
+    the FAQ, test_a_korean_run_longer_than_a_line_wraps_inside_the_page for the run (one PDF instead of
+    two; the run changes no other page of the FAQ)."""
     need_engine()
     need_poppler()
-    out = tmp_path / "faq.pdf"
-    p = flamer("faq", "--format", "pdf", "-o", str(out))
-    assert p.returncode == 0, p.stderr
+    tmp = tmp_path_factory.mktemp("faq")
+    data = tmp / "data"
+    for sub in ("rules", "cards"):
+        shutil.copytree(Path(__file__).resolve().parent.parent / sub, data / sub)
+    faq = data / "rules" / "faq.yaml"
+    text = faq.read_text(encoding="utf-8")
+    assert "    없습니다. 전투 결과는" in text
+    faq.write_text(text.replace("    없습니다. 전투 결과는", f"    없습니다. {LONG_RUN} 전투 결과는", 1), encoding="utf-8")
+    out = tmp / "faq.pdf"
+    env = {**os.environ, "FLAMER_DATA": str(data), "PYTHONIOENCODING": "utf-8"}
+    r = subprocess.run([sys.executable, "-m", "flamer_ref", "faq", "--format", "pdf", "-o", str(out)],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    html = subprocess.run([sys.executable, "-m", "flamer_ref", "faq", "--format", "html"], capture_output=True,
+                          text=True, env=env, timeout=300).stdout
+    assert LONG_RUN in html
+    return {"pdf": out, "html": html}
+
+
+def test_faq_pdf(faq_pdf):
+    out = faq_pdf["pdf"]
     info = pdfinfo(out)
     assert "595.2" in info["Page size"] and int(info["Pages"]) >= 2
     fonts = pdffonts(out)
@@ -523,8 +546,9 @@ def test_faq_pdf(tmp_path):
     # the book's fonts are read with pypdf (fonts_of: 1 s instead of pdffonts' 5 s): both read a PDF alike
     key = lambda f: (f["name"], f["emb"], f["sub"], f["uni"], "Type 3" in f["type"], f["type"].split(" (")[0])  # noqa: E731
     assert sorted(map(key, fonts_of(out))) == sorted(map(key, fonts))
-    html = flamer("faq", "--format", "html").stdout
-    assert not mid_word_breaks(out, source_words(html))
+    # every word of the FAQ (but the added run, which may break: see below) stays whole at line ends
+    words = source_words(faq_pdf["html"].replace(LONG_RUN, ""))
+    assert len(words.words) > 100 and not mid_word_breaks(out, words)
 
 
 # ------------------------------------------------------- the line breaking ----
@@ -835,30 +859,13 @@ def words_past_the_edge(path: Path, margin_pt: float) -> list[str]:
     return out
 
 
-def test_a_korean_run_longer_than_a_line_wraps_inside_the_page(tmp_path):
+def test_a_korean_run_longer_than_a_line_wraps_inside_the_page(faq_pdf):
     """Issue 25 fault 18: the word joiners made a 200-syllable run one unbreakable word that ran past the
     page's edge and was cut off. It now wraps inside the text area, every syllable still printed, and the
-    ordinary words around it still break only between words."""
-    need_engine()
-    need_poppler()
-    data = tmp_path / "data"
-    for sub in ("rules", "cards"):
-        shutil.copytree(Path(__file__).resolve().parent.parent / sub, data / sub)
-    faq = data / "rules" / "faq.yaml"
-    text = faq.read_text(encoding="utf-8")
-    assert "    없습니다. 전투 결과는" in text
-    faq.write_text(text.replace("    없습니다. 전투 결과는", f"    없습니다. {LONG_RUN} 전투 결과는", 1), encoding="utf-8")
-    out = tmp_path / "faq.pdf"
-    r = subprocess.run([sys.executable, "-m", "flamer_ref", "faq", "--format", "pdf", "-o", str(out)],
-                       capture_output=True, text=True, timeout=300,
-                       env={**os.environ, "FLAMER_DATA": str(data), "PYTHONIOENCODING": "utf-8"})
-    assert r.returncode == 0, r.stderr
-    html = subprocess.run([sys.executable, "-m", "flamer_ref", "faq", "--format", "html"], capture_output=True,
-                          text=True, env={**os.environ, "FLAMER_DATA": str(data), "PYTHONIOENCODING": "utf-8"}).stdout
+    ordinary words around it still break only between words (test_faq_pdf)."""
+    out, html = faq_pdf["pdf"], faq_pdf["html"]
     assert not words_past_the_edge(out, page_margins_pt(html)[1])
     assert LONG_RUN in "".join(poppler("pdftotext", out, "-enc", "UTF-8").split())  # nothing cut off
-    words = source_words(html.replace(LONG_RUN, ""))
-    assert not mid_word_breaks(out, words)
 
 
 def test_keep_words_puts_a_long_run_in_a_span_that_may_break():

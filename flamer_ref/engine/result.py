@@ -128,9 +128,11 @@ def _thaw(v):
     t = type(v)
     if t in _PLAIN:  # fast path (typing.Mapping's isinstance check is slow)
         return v
+    if t is tuple:  # before the Mapping check: typing.Mapping's isinstance is slow, and tuples are common
+        return [x if type(x) in _PLAIN else _thaw(x) for x in v]
     if t is MappingProxyType or t is dict or isinstance(v, Mapping):
         return {k: x if type(x) in _PLAIN else _thaw(x) for k, x in v.items()}
-    if t is tuple or isinstance(v, tuple):
+    if isinstance(v, tuple):
         return [x if type(x) in _PLAIN else _thaw(x) for x in v]
     if isinstance(v, Enum):
         return v.value

@@ -22,7 +22,7 @@ the time includes start-up and printing. Prints the wall time, its ratio to the 
 (combat-1000 --json, measured in the same run: the ratios hold on a busier or quieter machine), the
 output size and the child's peak memory (ru_maxrss; an upper bound: on Linux it includes the image of
 this benchmark process at fork). Nothing is asserted here; tests/test_hardening_*.py and
-tests/test_hostile_bounds2.py hold the bounds.
+tests/hardening/test_limits_inside.py hold the bounds.
 """
 
 from __future__ import annotations

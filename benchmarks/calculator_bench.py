@@ -11,14 +11,14 @@ into a temporary folder, serves it with flamer_ref.siteengine.make_server and me
   `fight … --format html` (what the page asks), and the page's time from an edit to the new verdict
   less its typing debounce;
 - the search box once the engine is up: time per query (`search Q --json -n 15`, what the box sends)
-  over the 1,050 questions of tests/search_questions.yaml, and how its top 3 agree with `flamer
-  search`'s (computed here with flamer_ref.web.run: the CLI's stdout, as tests/test_site_engine.py
+  over the 1,050 questions of tests/search/search_questions.yaml, and how its top 3 agree with `flamer
+  search`'s (computed here with flamer_ref.web.run: the CLI's stdout, as tests/web/test_site_engine.py
   checks); also the agreement of the instant answer of the JavaScript index alone;
 - the bytes the site adds (engine, service worker, manifest, icons, calculator page), raw and gzip;
 - issue 26: the time from the last keystroke to the updated verdict bar (each README line typed to its
   end, the page's debounce included); the bytes the service worker keeps on the first visit (the whole
   site: every page, the search index and the engine); on a warm visit, whether the first hit of the
-  search list ever changes once shown (over the questions of tests/search_questions.yaml).
+  search list ever changes once shown (over the questions of tests/search/search_questions.yaml).
 
     python benchmarks/calculator_bench.py [--pyodide PATH] [--cold 2] [--warm 3] [--questions 1050]
 
@@ -295,7 +295,7 @@ def main() -> None:
     keys = keystroke_to_verdict(b)
     print("last keystroke → verdict bar: " + ", ".join(f"{k:.0f}" for k in keys) + f" ms (max {max(keys):.0f})")
 
-    qs = [q["q"] for q in yaml.safe_load((ROOT / "tests" / "search_questions.yaml").read_text(encoding="utf-8"))["questions"]]
+    qs = [q["q"] for q in yaml.safe_load((ROOT / "tests" / "search" / "search_questions.yaml").read_text(encoding="utf-8"))["questions"]]
     qs = qs[: args.questions]
     got = search_times(b, qs)
     want = [[x["id"] for x in json.loads(web.run(["search", q, "--json", "-n", "15"])["stdout"])["results"][:5]] for q in qs]

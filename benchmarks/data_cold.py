@@ -13,7 +13,7 @@ build the search index, learn the likeness model, write the caches), ``flamer ru
 with an empty cache (parse, validate, index), and ``flamer search 정착 기물`` with no cache at all
 (FLAMER_CACHE_DIR=''). Prints the wall time and its ratio to the bundled tree's, measured in the same
 run (the ratios hold on a busier or quieter machine). A tree past the data limit ends at once with the
-Korean error (exit 1). Nothing is asserted here; tests/test_hostile_bounds2.py holds the bounds.
+Korean error (exit 1). Nothing is asserted here; tests/hardening/test_limits_inside.py holds the bounds.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # the DevTools driver the browser tests use (tests/test_browser.py)
+sys.path.insert(0, str(ROOT / "tests"))  # the DevTools driver the browser tests use (tests/web/test_browser.py)
 
 OUT = ROOT / "docs" / "picture.png"
 FIGHT = "거신 vs 별마대, 행성굴착기(정착)"

@@ -5,7 +5,7 @@ RAPIDFUZZ_IMPLEMENTATION=python), each fuzzy search step scores thousands of wor
 rapidfuzz.fuzz_py, whose every window of partial_ratio goes through five layers of calls. These are the
 same computations (the same windows, the same bit-parallel LCS, the same float operations in the same
 order, the same cut-off rules), written flat for plain strings, so the scores are those of
-rapidfuzz.fuzz_py exactly (tests/test_site_engine.py compares them pair by pair) at a fraction of the
+rapidfuzz.fuzz_py exactly (tests/web/test_site_engine.py compares them pair by pair) at a fraction of the
 cost. scorers() gives rapidfuzz's own functions when its compiled implementation is in use.
 """
 

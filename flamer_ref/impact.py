@@ -214,7 +214,7 @@ def _field(rng: random.Random, index: int, as_of: str) -> Dispute:
 
 def generate(corpus, count: int, as_of: str, parse: bool = False) -> list[Dispute]:
     """`count` different disputes, the same ones for the same data (a fixed seed). They are made to be valid
-    scenarios (tests/test_impact.py parses them); with `parse`, each is parsed here and one that does not
+    scenarios (tests/rulings/test_impact.py parses them); with `parse`, each is parsed here and one that does not
     parse is replaced by the next."""
     from .engine.api import parse as parse_scenario
 
@@ -323,7 +323,7 @@ def impact(draft: str | Path, *, root=None, as_of: str | None = None, generated:
         for d in generate(base, generated, as_of):
             try:
                 scn = parse(d.scenario, d.id, base)
-            except FlamerError:  # (none does: tests/test_impact.py) — not a dispute then
+            except FlamerError:  # (none does: tests/rulings/test_impact.py) — not a dispute then
                 continue
             checked["generated"] += 1
             with recording() as asked:

@@ -13,7 +13,7 @@ every character but A–Z a–z 0–9 - _ . ~ : / @ percent-encoded (and a '%' k
 %XX), so that no address can carry markup into an answer (`page_url`).
 
 Reading (`read`; the page's reader, FlamerLink.read in calculator.js, follows the same rules and
-tests/test_hostile3_links.py runs both on the same damaged links): a link is read whole or not at all.
+tests/hardening/test_links.py runs both on the same damaged links): a link is read whole or not at all.
 A link cut by a chat client, or edited by hand, is *damaged* — the page then says so and computes
 nothing, instead of computing a different fight from what is left. The fragment (after '#') is split
 at '&' and read piece by piece, left to right; the first piece that breaks a rule names the damage:

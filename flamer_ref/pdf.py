@@ -17,7 +17,7 @@ entries), WeasyPrint 70.0 against Debian's Chromium 156 `--headless --print-to-p
 - Korean line breaking: WeasyPrint does not implement `word-break: keep-all` (it drops the
   declaration): 340 line ends inside a Korean word. keep_words() below puts U+2060 WORD JOINER
   between the characters of every word that has Hangul in it, for the PDF only: 0 such line ends
-  (tests/test_pdf.py checks it), no U+2060 in the PDF's text (copying and searching still work),
+  (tests/publishing/test_pdf.py checks it), no U+2060 in the PDF's text (copying and searching still work),
   same page count; the pass itself takes 40–80 ms, and WeasyPrint's layout of the joined text
   differed from the plain one by −8 % … +23 % CPU over four runs on a busy machine, i.e. within
   the noise (benchmarks/book_bench.py measures it). Chromium's keep-all still breaks inside a word
@@ -27,7 +27,7 @@ entries), WeasyPrint 70.0 against Debian's Chromium 156 `--headless --print-to-p
 
 So WeasyPrint does all the handbook asks in one pass from Python; Chromium would need a second pass
 for page numbers, has no running header and embeds Type 3 fonts. Chromium is the browser of the
-browser test (tests/test_browser.py), which checks that the HTML also prints from a browser.
+browser test (tests/web/test_browser.py), which checks that the HTML also prints from a browser.
 
 Everything heavy is imported inside html_to_pdf(): importing this module costs nothing, and the
 search path never imports it.

@@ -196,7 +196,7 @@ def load_similar(root: Path | str | None = None, stem: Path | None = None):
 # format, kind b"B", length, crc32); the payload is marshal version 2 of plain values only (dict, list,
 # str, bytes, int, float, bool, None): version 2 writes no back-references, so the bytes depend on the
 # values alone (two builds of the same data give the same file) and any later Python reads them
-# (checked in Pyodide's Python 3.14 by tests/test_site_engine.py).
+# (checked in Pyodide's Python 3.14 by tests/web/test_site_engine.py).
 PREBUILT_KIND = b"B"
 PREBUILT_MARSHAL = 2
 _PREBUILT: dict = {}

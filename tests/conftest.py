@@ -14,7 +14,7 @@ import flamer_ref.render  # noqa: E402,F401
 
 # `flamer site` puts the calculator's engine (Pyodide, 14 MB, from the cache or the npm registry) into every
 # site it builds; the tests that build sites for other reasons do without it (no download, no copying).
-# tests/test_site_engine.py builds with the engine on purpose (--pyodide, or FLAMER_PYODIDE set there).
+# tests/web/test_site_engine.py builds with the engine on purpose (--pyodide, or FLAMER_PYODIDE set there).
 os.environ.setdefault("FLAMER_PYODIDE", "off")
 
 # pytest-xdist (the suite runs on every core: pyproject's addopts): each worker keeps its own cache folder, so
@@ -78,144 +78,7 @@ def pytest_collection_finish(session):
                                 "and pytest-xdist do not work together; install the versions pyproject.toml's "
                                 "test extra asks for")
 
-MINIMAL: dict[str, str] = {
-    "rules/sources.yaml": """\
-# yaml-language-server: $schema=../schemas/sources.schema.json
-sources:
-- id: page.combat
-  title: 전투턴
-  header: 더 플래머 룰 상세
-  seed: 000_test.txt
-  version: null
-""",
-    "rules/clauses/a.yaml": """\
-# yaml-language-server: $schema=../../schemas/clauses.schema.json
-section: {id: a, title: 가 섹션, order: 10}
-clauses:
-- id: a.first
-  title: 첫 조항
-  source: page.combat
-  text: 첫 조항의 본문.
-  see_also: [a.second]
-  keywords: [첫째]
-- id: a.second
-  title: 둘째 조항
-  source: [page.combat]
-  text: 둘째 조항의 본문.
-""",
-    "rules/rulings.yaml": """\
-# yaml-language-server: $schema=../schemas/rulings.schema.json
-rulings:
-- id: ruling.2026-09-24.first
-  date: 2026-09-24
-  status: confirmed
-  label: 확정
-  title: 첫 판정
-  summary: 첫 판정의 요약.
-  clauses: [a.first]
-  supersedes: null
-  earlier_rule: null
-  source: [page.combat]
-""",
-    "rules/faq.yaml": """\
-# yaml-language-server: $schema=../schemas/faq.schema.json
-faq:
-- id: faq.a.first
-  question: 첫 질문인가요?
-  answer: 네, 첫 질문입니다.
-  clauses: [a.first]
-  source: page.combat
-  keywords: [질문]
-""",
-    "rules/glossary.yaml": """\
-# yaml-language-server: $schema=../schemas/glossary.schema.json
-terms:
-- id: term.first
-  term: 첫째
-  aliases: [하나]
-  definition: 맨 앞의 것.
-  clauses: [a.first]
-  source: page.combat
-""",
-    "rules/examples/a.yaml": """\
-# yaml-language-server: $schema=../../schemas/examples.schema.json
-examples:
-- id: ex.a.first
-  title: 첫 예시
-  type: board
-  source: page.combat
-  situation: 상황.
-  steps: [첫 단계, 둘째 단계]
-  result: 결과.
-  clauses: [a.second]
-  rulings: [ruling.2026-09-24.first]
-  scenario: {kind: combat, attacker: DGM, cells: {"1,1": {DGM: [{id: a, card: 수문장}], BGM: [{id: b, name: 적, lv: 1, hp: 1, atk: 1}]}}}
-""",
-    "cards/cards.yaml": """\
-# yaml-language-server: $schema=../schemas/cards.schema.json
-cards:
-- name: 수문장
-  aliases: []
-  type: piece
-  faction: DGM
-  grade: null
-  lv: 3
-  hp: 3
-  atk: 1
-  cost: null
-  structure: false
-  abilities:
-  - name: 수호방패
-    timing: 전투
-    kind: sp
-    text: 수비자일 때만 발동한다.
-    source: page.combat
-    effect: null
-  stat_sources:
-    lv: {source: page.combat, quote: "수문장 Lv3"}
-    hp: {source: page.combat, quote: "HP3"}
-    atk: {source: page.combat, quote: "ATK1"}
-  notes: null
-  sources: [page.combat]
-""",
-}
-
-
-class CorpusTree:
-    """A data root on disk (rules/, cards/) with small editing helpers."""
-
-    def __init__(self, root: Path):
-        self.root = root
-
-    def write(self, rel: str, text: str) -> Path:
-        path = self.root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return path
-
-    def read(self, rel: str) -> str:
-        return (self.root / rel).read_text(encoding="utf-8")
-
-    def replace(self, rel: str, old: str, new: str) -> None:
-        text = self.read(rel)
-        assert text.count(old) == 1, f"{old!r} must occur exactly once in {rel}"
-        self.write(rel, text.replace(old, new))
-
-    def append(self, rel: str, text: str) -> None:
-        self.write(rel, self.read(rel) + text)
-
-    def line_of(self, rel: str, snippet: str, nth: int = 1) -> int:
-        """1-based line number of the nth line containing snippet."""
-        hits = [i for i, line in enumerate(self.read(rel).splitlines(), 1) if snippet in line]
-        assert len(hits) >= nth, f"{snippet!r} not found {nth} time(s) in {rel}"
-        return hits[nth - 1]
-
-
-def write_minimal_corpus(root: Path) -> CorpusTree:
-    tree = CorpusTree(root)
-    for rel, text in MINIMAL.items():
-        tree.write(rel, text)
-    return tree
+from datatree import MINIMAL, CorpusTree, write_minimal_corpus  # noqa: E402  (tests/datatree.py)
 
 
 @pytest.fixture
@@ -225,7 +88,7 @@ def tree(tmp_path) -> CorpusTree:
 
 
 # ------------------------------------------------- the site with its engine ----
-# tests/test_site_engine.py and tests/test_calculator.py share ONE site built with the engine (Pyodide and,
+# tests/web/test_site_engine.py and tests/web/test_calculator.py share ONE site built with the engine (Pyodide and,
 # where node is, the bytecode: the slow part of a build), ONE local server and ONE headless Chromium:
 # the engine the first of them starts cold in the browser leaves its memory snapshot on that origin,
 # and the other's pages start warm from it. Under pytest-xdist both files' tests are one group
@@ -362,27 +225,12 @@ def engine_server(engine_site):
     server.server_close()
 
 
-@pytest.fixture(scope="session")
-def chromium(tmp_path_factory):
-    """One headless Chromium for the session's engine tests (tests/test_browser.py's driver)."""
-    from test_browser import CHROMIUM, Chromium
-
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-    try:
-        b = Chromium(tmp_path_factory.mktemp("chromium"))
-    except (OSError, RuntimeError, TimeoutError) as exc:
-        pytest.skip(f"Chromium would not start headless here: {exc}")
-    yield b
-    b.close()
-
-
 # ------------------------------------------------------------ the PDF book ----
 @pytest.fixture(scope="session")
 def pdf_book(tmp_path_factory):
     """`flamer book --format html` and `flamer book --format pdf` of the bundled data, made by the real
     command (a process of its own, stderr a pipe) ONCE per test session: the PDF takes 40–80 s on the
-    2-core machine, so every test that reads the PDF (tests/test_pdf.py, tests/test_book.py) shares
+    2-core machine, so every test that reads the PDF (tests/publishing/test_pdf.py, tests/publishing/test_book.py) shares
     this one. {"html": text, "pdf": path, "html_path", "stderr": the PDF run's stderr, "html_stderr"}.
     Skipped, saying why, where the PDF engine, a Korean font or poppler-utils is missing."""
     import shutil

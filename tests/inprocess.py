@@ -1,5 +1,5 @@
-"""`flamer` in-process for the hostile-input tests (tests/test_hardening_regressions.py,
-tests/test_hostile_bounds2.py): Typer's CliRunner with no cache folder and a fresh corpus memo, and
+"""`flamer` in-process for the hostile-input tests (tests/hardening/test_audit_cases.py,
+tests/hardening/test_limits_inside.py): Typer's CliRunner with no cache folder and a fresh corpus memo, and
 the one check those tests make of a refusal."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ A Korean key means one thing in one place: the tables are per context (the top
 level, a piece, a response item, an effect …). `이동` is the list of moves
 everywhere it is a key (the effect primitive that moves a piece is `옮기기`,
 and kind round's move-turn block is `이동턴`). The tables are documented in
-docs/SCENARIOS.md; tests/test_scenario_input.py checks that the two agree.
+docs/SCENARIOS.md; tests/scenarios/test_scenario_input.py checks that the two agree.
 
 Side codes, cell names, piece ids and card names are never translated: they
 are read exactly as written (card names are then corrected, with a notice, by

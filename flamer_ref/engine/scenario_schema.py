@@ -4,7 +4,7 @@ accepts. Regenerate after changing aliases.py or the scenario keys:
 
     python -m flamer_ref.engine.scenario_schema > schemas/scenario.schema.json
 
-tests/test_scenario_input.py checks that the file equals `build()`.
+tests/scenarios/test_scenario_input.py checks that the file equals `build()`.
 
 The schema is for editors (completion, hover text, typos flagged as you type);
 the tool's own checks (scenario.py, turns.py) stay the authority: they also

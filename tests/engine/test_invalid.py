@@ -68,7 +68,7 @@ def test_counter_on_another_cell(run):
 
 
 def test_unknown_card_suggests_nearest(run):
-    # a typo that `flamer card` corrects (수문쟝) is read with a notice (tests/test_scenario_input.py);
+    # a typo that `flamer card` corrects (수문쟝) is read with a notice (tests/scenarios/test_scenario_input.py);
     # a name that fits no card is still an error that suggests the nearest names
     err, p = _yaml_invalid(run, """\
         kind: combat

@@ -29,7 +29,7 @@ class _Out:
 
 def flamer(*args, stdin=None):
     """flamer in-process: these tests read what an answer says (the exit codes and streams of a real
-    process are tests/test_cli_hygiene.py's); paths are absolute, so the working folder does not matter."""
+    process are tests/cli/test_cli_hygiene.py's); paths are absolute, so the working folder does not matter."""
     return _Out(CliRunner().invoke(app, list(args), input=stdin))
 
 

@@ -1,0 +1,126 @@
+"""The suite itself (issue 29 item 6): a test must be able to fail.
+
+Read with `ast`, never run. A test whose every check sits inside a loop over something computed passes
+when that something is empty; a test that skips when the feature it guards is missing passes on the very
+regression it is for. Both are refused here, except in the few places listed with their reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent.parent
+
+# Checks that live in a helper the loop's items come from (it asserts before yielding), or a loop over
+# data the test builds itself a line above.
+LOOPS_CHECKED_ELSEWHERE = {
+    "hardening/test_fuzz_scenarios.py::test_combat_scenarios": "checked() asserts the clean answer or refusal first",
+    "hardening/test_fuzz_scenarios.py::test_round_scenarios": "checked() asserts the clean answer or refusal first",
+    "hardening/test_fuzz_scenarios.py::test_game_scenarios": "checked() asserts the clean answer or refusal first",
+    "engine/test_result_shape.py::test_spec_keys": "_all() asserts its samples are there",
+    "engine/test_result_shape.py::test_events_typed_and_cite_real_ids": "_all() asserts its samples are there",
+    "engine/test_result_shape.py::test_every_piece_ends_in_one_place": "_all() asserts its samples are there",
+    "web/test_site_engine.py::test_the_browsers_fuzzy_scores_are_rapidfuzzs_own": "pairs built literally above",
+}
+CHECK_CALL = re.compile(r"(^|\.)(assert\w*|_assert\w*|no_trouble|check\w*|expect\w*)$")
+# a skip is honest only for what the machine lacks, never for a feature of this package
+MACHINE_REASON = re.compile(r"Chromium|chromium|PDF engine|WeasyPrint|poppler|pdftotext|node|Pyodide|libyaml|"
+                            r"/dev/zero|bash|no \{name\}|rulebook pages|shared/spec|root|font|ulimit|tmpfs", re.I)
+
+
+def _literal(node: ast.AST, names: set[str]) -> bool:
+    """A loop over this cannot be empty without the test's own text changing."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return bool(node.elts)
+    if isinstance(node, ast.Dict):
+        return bool(node.keys)
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and bool(node.value)
+    if isinstance(node, ast.Name):
+        return node.id in names or node.id.isupper()
+    if isinstance(node, ast.Call):
+        fn = ast.unparse(node.func)
+        if fn in ("range", "enumerate", "zip", "sorted", "reversed", "list", "tuple"):
+            return bool(node.args) and all(_literal(a, names) or isinstance(a, ast.Constant) for a in node.args)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("items", "keys", "values"):
+            return _literal(node.func.value, names)
+    return False
+
+
+def _is_check(node: ast.AST) -> bool:
+    if isinstance(node, ast.Assert):
+        return True
+    if isinstance(node, ast.With):
+        return any("raises" in ast.unparse(i.context_expr) for i in node.items)
+    return isinstance(node, ast.Call) and bool(CHECK_CALL.search(ast.unparse(node.func)))
+
+
+def only_checks_in_computed_loops(fn: ast.FunctionDef) -> bool:
+    """True when the test has checks, and every one of them sits in a loop over something computed."""
+    names = {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) and _literal(n.value, set())
+             for t in n.targets if isinstance(t, ast.Name)}
+    sure = risky = 0
+
+    def walk(node: ast.AST, computed: bool) -> None:
+        nonlocal sure, risky
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            if _is_check(child):
+                if computed:
+                    risky += 1
+                else:
+                    sure += 1
+            inner = computed
+            if isinstance(child, (ast.For, ast.AsyncFor)):
+                literal = _literal(child.iter, names)
+                if literal:  # what a literal loop hands out is literal too (for path, words in want.items())
+                    names.update(n.id for n in ast.walk(child.target) if isinstance(n, ast.Name))
+                inner = computed or not literal
+            elif isinstance(child, ast.While):
+                inner = True
+            walk(child, inner)
+
+    walk(fn, False)
+    return sure == 0 and risky > 0
+
+
+def _tests():
+    files = sorted(TESTS.rglob("test_*.py"))
+    assert len(files) > 80  # the walk reads the suite
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_"):
+                yield path.relative_to(TESTS).as_posix(), node
+
+
+def test_no_test_checks_only_inside_a_loop_that_may_be_empty():
+    found = [f"{rel}::{fn.name}" for rel, fn in _tests() if only_checks_in_computed_loops(fn)]
+    assert sorted(set(found) - set(LOOPS_CHECKED_ELSEWHERE)) == []
+    assert sorted(set(LOOPS_CHECKED_ELSEWHERE) - set(found)) == []  # the list holds no stale entry
+
+
+def test_no_test_skips_because_a_feature_of_this_package_is_missing():
+    bad = []
+    for rel, fn in _tests():
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in ("pytest.skip", "skip"):
+                reason = ast.unparse(node.args[0]) if node.args else ""
+                if not MACHINE_REASON.search(reason):
+                    bad.append(f"{rel}::{fn.name}: {reason}")
+    assert bad == []
+
+
+def test_the_loop_check_sees_both_kinds():
+    def fn(src: str) -> ast.FunctionDef:
+        return ast.parse(src).body[0]
+
+    assert only_checks_in_computed_loops(fn("def test_a(xs):\n    for x in xs:\n        assert x\n"))
+    assert not only_checks_in_computed_loops(fn("def test_a(xs):\n    assert xs\n    for x in xs:\n        assert x\n"))
+    assert not only_checks_in_computed_loops(fn("def test_a():\n    for x in (1, 2):\n        assert x\n"))
+    assert not only_checks_in_computed_loops(fn("def test_a():\n    want = [1]\n    for x in want:\n        assert x\n"))
+    assert only_checks_in_computed_loops(fn("def test_a(p):\n    for x in (1, 2):\n        for y in p.glob(x):\n"
+                                            "            assert y\n"))

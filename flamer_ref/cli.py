@@ -91,22 +91,6 @@ def _error_inner(exc) -> Optional[dict]:
                         for m in missing]}
 
 
-def _cite_numbers(exc) -> None:
-    """A refusal (불가 — …) of fight / simulate cites its clause by number and title and its ruling by
-    date, as every answer does (the JSON keeps the ids in `rule` / `ruling`)."""
-    from .errors import Forbidden
-
-    if not isinstance(exc, Forbidden):
-        return
-    from . import runner
-
-    try:
-        refs = runner.refs(_corpus(), {"rule": exc.rule, "ruling": exc.ruling})
-    except Exception:  # noqa: BLE001 - a refusal is still said with the titles the engine gave
-        return
-    exc.cited({i: r for i, r in refs.items() if r.get("kind") != "unknown"})
-
-
 def _run(fn, as_json: bool = False):
     """Call fn, turning domain errors into one Korean message on stderr and exit 1
     (with --json, also one JSON error object on stdout, see i18n.json_error)."""
@@ -124,8 +108,9 @@ def _run(fn, as_json: bool = False):
         return fn()
     except FlamerError as exc:
         from . import render  # noqa: F401 - the edge words coded problems (errors.use_wording)
+        from .answerout import cite_numbers
 
-        _cite_numbers(exc)
+        cite_numbers(exc, _corpus)
         fail(exc.message, getattr(exc, "code", "error"), _error_object(exc), _error_inner(exc))
     except BrokenPipeError:  # e.g. piped into `head`: quietly, and not as a success (terminal.output_failed)
         raise typer.Exit(1) from None
@@ -258,71 +243,70 @@ def fight(
     site = _site_url(link, site_url)
 
     def go():
-        from . import oneliner
-        from .engine.scenario import parse_text
-        from .errors import FlamerError, Forbidden
-        from .render import render
-
-        corpus = _corpus()
-        text = " ".join(line)
-        built = oneliner.build(corpus, text, responses=response, battles=battle,
-                               cell=oneliner.DEFAULT_CELL if cell is None else cell, as_of=as_of)
-        oneliner.apply_stats(corpus, built, stat)
-        for n in built.notices:
-            sys.stderr.write(render("cli/fight_notice.txt.j2", n=n))
-        command = "flamer fight " + " ".join(_shell_quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
-        display = save or "flamer fight"
-
-        def url() -> Optional[str]:  # the calculator link of the fight as given so far (prompted values too)
-            if site is None:
-                return None
-            from .links import build as build_link
-
-            given = [s.strip() for s in stat or ()]
-            return build_link(site, text, response or (), battle or (), next(iter(built.doc["cells"])),
-                              given + [r["spec"] for r in built.player if r["prompted"]], as_of)
-
-        def refused(exc):
-            """An error of the fight, pointed at the line; a refused play (불가) is a verdict and keeps the link."""
-            err = oneliner.relocate(exc, built, display)
-            if site is not None and isinstance(err, Forbidden):
-                err.link = url()
-                if not as_json:
-                    _refused_link(err, fmt)
-            return err
-
-        asked: set = set()
-        while True:  # ask for what the verdict reads and nobody gave, until it reads none
-            yaml_text = oneliner.to_yaml(built, command)
-            try:
-                scn = parse_text(yaml_text, display, corpus)
-            except FlamerError as exc:
-                raise refused(exc) from None
-            missing = oneliner.needed_stats(scn, corpus, built, as_of, compare)
-            if not missing:
-                break
-            if any((m.piece, m.stat) in asked for m in missing):  # a value given is never needed again
-                raise RuntimeError("a stat the player gave is still reported unknown")
-            asked |= {(m.piece, m.stat) for m in missing}
-            oneliner.supply(built, _ask_missing(missing, as_json))
-        oneliner.check_same(yaml_text, built)
-        if save:
-            from .outfile import write_text
-
-            write_text(save, yaml_text, "--save")
-            sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
-        try:
-            # what the player wrote, for the words of the answer (never the JSON): the sides the cards could
-            # not tell apart are 공격자 / 수비자, and a cell the player did not name is not shown
-            people = {"roles": built.roles, "cell": None if cell is not None else next(iter(built.doc["cells"])),
-                      "fight": True}
-            present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                             brief=brief, player=oneliner.player_json(built), link=url(), people=people,
-                             full=full, short=not (full or brief))
-        except FlamerError as exc:
-            raise refused(exc) from None
+        _fight(" ".join(line), response, battle, cell, save, as_json, as_of, compare, brief, full, fmt, stat, site)
 
     _run(go, as_json=as_json)
+
+
+def _fight(text: str, response, battle, cell, save, as_json: bool, as_of, compare, brief: bool, full: bool, fmt: str,
+           stat, site) -> None:
+    """`flamer fight` once its options are checked: the line built into a scenario (data), resolved once
+    (dispute.settle, asking at a terminal for what the verdict needs), saved with --save, printed."""
+    from dataclasses import replace
+
+    from . import dispute, oneliner
+    from .answerout import refused_link, write
+    from .errors import FlamerError, Forbidden
+    from .render import render
+
+    corpus = _corpus()
+    built = oneliner.build(corpus, text, responses=response, battles=battle,
+                           cell=oneliner.DEFAULT_CELL if cell is None else cell, as_of=as_of)
+    oneliner.apply_stats(corpus, built, stat)
+    for n in built.notices:
+        sys.stderr.write(render("cli/fight_notice.txt.j2", n=n))
+    display = save or "flamer fight"
+
+    def url() -> Optional[str]:  # the calculator link of the fight as given so far (prompted values too)
+        if site is None:
+            return None
+        from .links import build as build_link
+
+        given = [s.strip() for s in stat or ()]
+        return build_link(site, text, response or (), battle or (), next(iter(built.doc["cells"])),
+                          given + [r["spec"] for r in built.player if r["prompted"]], as_of)
+
+    def refused(exc):
+        """An error of the fight, pointed at the line; a refused play (불가) is a verdict and keeps the link."""
+        err = oneliner.relocate(exc, built, display)
+        if site is not None and isinstance(err, Forbidden):
+            err.link = url()
+            if not as_json:
+                refused_link(err, fmt, _corpus)
+        return err
+
+    # what the player wrote, for the words of the answer (never the JSON): the sides the cards could not
+    # tell apart are 공격자 / 수비자, and a cell the player did not name is not shown
+    people = {"roles": built.roles, "cell": None if cell is not None else next(iter(built.doc["cells"])),
+              "fight": True}
+    try:
+        settled = dispute.settle(corpus, built, display=display, as_of=as_of, compare=compare, people=people,
+                                 ask=lambda missing: _ask_missing(missing, as_json))
+    except FlamerError as exc:
+        raise refused(exc) from None
+    if save:
+        from .outfile import write_text
+
+        command = "flamer fight " + " ".join(_shell_quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+        write_text(save, dispute.saved_yaml(built, command), "--save")
+        sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
+    if settled.refused is not None:
+        raise refused(settled.refused) from None
+    try:
+        write(replace(settled.answer, link=url()), corpus, as_json=as_json, fmt=fmt, brief=brief, full=full,
+              short=not (full or brief))
+    except FlamerError as exc:
+        raise refused(exc) from None
 
 
 def _site_url(link: bool, site_url: Optional[str]) -> Optional[str]:
@@ -973,105 +957,6 @@ def validate(
 _FORMATS = ("text", "md", "html")
 
 
-def _emit_result(obj: dict, as_json: bool, fmt: str, refs: dict, link: Optional[str] = None, **words) -> None:
-    """A simulate answer: JSON, or templates/simulate/<kind>.<txt|md|html>.j2 (render_result).
-
-    link (flamer fight --link): the calculator link — the last key of the JSON, the last line of a
-    text or Markdown answer, inside an HTML page (a line after </html> would not be part of it)."""
-    if as_json:
-        _emit(dict(obj, link=link) if link else obj, True)
-        return
-    from .render import render_result
-    from .terminal import clean  # also in HTML: autoescape does not remove ESC
-
-    out = clean(render_result(dict(obj, link=link) if link and fmt == "html" else obj, fmt, refs=refs, **words),
-                html=fmt == "html")
-    sys.stdout.write(out)
-    _link_line(link, fmt, out)
-
-
-def _link_line(link: Optional[str], fmt: str, before: str) -> None:
-    """The calculator link alone on the last line of a text or Markdown answer, after a blank line
-    (in Markdown its own paragraph, not a line of the verdict's quote)."""
-    if link and fmt != "html":
-        sys.stdout.write(("\n" if before.endswith("\n") else "\n\n") + _link_text(link, fmt) + "\n")
-
-
-def _link_text(link: str, fmt: str) -> str:
-    """The link as a text or Markdown answer writes it: in Markdown an autolink <…>, whose inside is
-    never read as markup (a '_' or '~' of an escaped value stays a letter of the address; the address
-    holds no space, < or >: links.page_url)."""
-    return f"<{link}>" if fmt == "md" else link
-
-
-def _refused_link(err, fmt: str) -> None:
-    """A refused play (불가) of `fight --link` on stdout, while its message goes to stderr: the link
-    alone (text, Markdown), or in HTML a page holding the refusal and the link, as a verdict's page
-    holds it (a bare line would be no HTML)."""
-    if fmt != "html":
-        sys.stdout.write(_link_text(err.link, fmt) + "\n")
-        return
-    from .render import render
-    from .terminal import clean
-
-    _cite_numbers(err)
-    lines = [ln.strip() for ln in err.message.splitlines() if ln.strip()]
-    sys.stdout.write(clean(render("simulate/forbidden.html.j2", data={"lines": lines, "link": err.link}), html=True))
-
-
-def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text", as_of: Optional[str] = None,
-                     compare: Optional[str] = None, all_branches: bool = False, brief: bool = False,
-                     player: Optional[list] = None, link: Optional[str] = None, people: Optional[dict] = None,
-                     full: bool = True, short: bool = False) -> None:
-    """Resolve a parsed scenario and print it: shared by `simulate` and `fight`.
-
-    brief: print only the verdict (at most four lines; with as_json, {"verdict": …, "lines": […]}).
-    player (fight): the player's own values for unknown stats, shown as theirs (`player_stats`).
-    link (fight --link): the calculator link, after the answer (see _emit_result).
-    people (fight): what the player wrote, for the words only ({roles, cell}: templates/simulate/_people.j2).
-    full: cite clauses by id (a judge asked for citations); short (fight at the table): the verdict and
-    the reasons that decided it, the story folded away (render_result). Neither changes the JSON."""
-    from . import runner
-
-    people = dict(people or {})
-    if scn.kind == "combat":  # --all-branches outcomes carry no pieces: their names come from the scenario
-        people.setdefault("pieces", {p.id: {"label": p.label} for p in scn.pieces})
-    words = {"people": people, "full": full and not brief, "short": short}
-
-    def _mine(obj: dict) -> dict:
-        if player:
-            obj["player_stats"] = player
-        return obj
-
-    def _brief(obj: dict) -> bool:
-        if not brief:
-            return False
-        from .render import render
-
-        refs = runner.refs(corpus, obj)
-        text = render("simulate/_verdict.txt.j2", data=obj, refs=refs, brief=True, fmt=fmt, **words)
-        if as_json:
-            from .verdict import build
-
-            _emit({"verdict": build(obj), "lines": text.splitlines(), **({"link": link} if link else {})}, True)
-        elif fmt == "html":
-            sys.stdout.write(render("simulate/brief.html.j2", data=dict(obj, link=link) if link else obj, refs=refs,
-                                    **words))
-        else:
-            sys.stdout.write(text)
-            _link_line(link, fmt, text)
-        return True
-
-    out = runner.answer(scn, corpus, file=file, as_of=as_of, compare_with=compare, all_branches=all_branches)
-    one = bool(compare) or not all_branches  # one answer (or two dates of it), not a list of branches
-    if one:
-        _mine(out)
-    if _brief(out):
-        return
-    # each kind's template: the verdict first
-    _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), link, **words)
-
-
 @app.command()
 def simulate(
     file: str = typer.Argument(..., metavar="파일",
@@ -1127,9 +1012,12 @@ def simulate(
 
             for note in notice_lines(scn):  # card names read as another name: never silently (stderr only)
                 sys.stderr.write(note + "\n")
-            present_scenario(scn, corpus, file=file, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                             all_branches=all_branches, brief=brief,
-                             link=None if site is None else _scenario_link(site, file, stdin))
+            from .answer import answer
+            from .answerout import write
+
+            link = None if site is None else _scenario_link(site, file, stdin)
+            write(answer(scn, corpus, file=file, as_of=as_of, compare_with=compare, all_branches=all_branches,
+                         link=link), corpus, as_json=as_json, fmt=fmt, brief=brief)
 
     _run(go, as_json=as_json)
 

@@ -12,13 +12,14 @@ and (전투) cards come from options in the same small language:
 
 The result is a plain scenario mapping (English keys, as a scenario file
 would hold) plus the notices to show. Nothing here resolves anything: the
-scenario goes through the same parser and engine as `flamer simulate`, so
-`fight --json` equals `simulate --json` of the scenario that `--save` writes
-(plus `player_stats` when the player gave values, and `link` with --link).
+scenario goes through the same parser and engine as `flamer simulate`
+(flamer_ref/dispute.py), so `fight --json` equals `simulate --json` of the
+scenario that `--save` writes (plus `player_stats` when the player gave values,
+and `link` with --link).
 
 Stats the card data leaves unknown (미상) stay unknown in the scenario: the
-CLI runs the engine, and what the engine reads to decide and nobody gave is
-what it asks for (`needs`, `supply`) — card by card, as `--stat "개미 hp 2"`
+engine's run tells what it reads to decide and nobody gave, and that is what
+the fight asks for (`needs`, `supply`) — card by card, as `--stat "개미 hp 2"`
 (`apply_stats`) gives it; those values are recorded as the player's own
 (`Fight.player`), never as card data.
 """
@@ -713,28 +714,9 @@ def relocate(exc, fight: Fight, display: str = "flamer fight"):
     return exc
 
 
-def needed_stats(scn, corpus, built, as_of: str | None, compare: str | None) -> list:
-    """The stats the card data leaves unknown that this fight's answer reads: the engine runs as the
-    answer will (each date of --compare, each ruling it forces) with the unknown stats left unknown,
-    and a stat it needs stops it (stat-unknown; every tied piece's at once). Nothing else is looked at:
-    an error of another kind (a forbidden declaration) is left to the answer itself, after --save."""
-    from . import runner
-    from .errors import FlamerError
-
-    try:
-        if compare:
-            runner.compare(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare, needs=True)
-        else:
-            runner.run(scn, corpus, as_of)
-    except FlamerError as exc:
-        if runner.is_need(exc):
-            return needs(built, exc)
-    return []
-
-
 def check_same(yaml_text: str, built) -> None:
-    """The file fight writes and runs holds the scenario built from the line and nothing else: read
-    back, it is exactly that data (no argument text became structure). A difference is a bug."""
+    """The file `fight --save` writes holds the scenario resolved, built from the line, and nothing else:
+    read back, it is exactly that data (no argument text became structure). A difference is a bug."""
     from .yamlio import parse_text, plain
 
     if plain(parse_text(yaml_text, "flamer fight")) != korean_doc(built.doc):

@@ -48,7 +48,7 @@ def write(answer: Answer, corpus, *, as_json: bool, fmt: str = "text", brief: bo
         return
     from .render import render_result
     from .runner import refs
-    from .terminal import clean  # also in HTML: autoescape does not remove ESC
+    from .cleantext import clean  # also in HTML: autoescape does not remove ESC
 
     data, link = shown(answer), answer.link
     out = clean(render_result(dict(data, link=link) if link and fmt == "html" else data, fmt, refs=refs(corpus, data),
@@ -76,7 +76,7 @@ def _brief(data: dict, link: Optional[str], corpus, *, as_json: bool, fmt: str, 
 
 
 def _json(obj: dict) -> None:
-    from .terminal import json_text
+    from .cleantext import json_text
 
     sys.stdout.write(json_text(obj))
 
@@ -105,7 +105,7 @@ def refused_link(err, fmt: str, corpus) -> None:
         sys.stdout.write(link_text(err.link, fmt) + "\n")
         return
     from .render import render
-    from .terminal import clean
+    from .cleantext import clean
 
     cite_numbers(err, corpus)
     lines = [ln.strip() for ln in err.message.splitlines() if ln.strip()]

@@ -30,12 +30,12 @@ ASOF_OPT = typer.Option(None, "--as-of", metavar="날짜", help="그 날짜까�
 
 def _emit(obj: dict, as_json: bool, template: Optional[str] = None, **extra) -> None:
     if as_json:
-        from .terminal import json_text
+        from .cleantext import json_text
 
         sys.stdout.write(json_text(obj))
         return
     from .render import render
-    from .terminal import clean  # no raw control characters from input or data reach a terminal
+    from .cleantext import clean  # no raw control characters from input or data reach a terminal
 
     sys.stdout.write(clean(render(template, data=obj, **extra)))
 
@@ -97,7 +97,7 @@ def _run(fn, as_json: bool = False):
     from .errors import FlamerError
 
     def fail(message: str, code: str, extra: dict, inner: Optional[dict] = None) -> None:
-        from .terminal import clean
+        from .cleantext import clean
 
         sys.stderr.write(clean(message.rstrip()) + "\n")
         if as_json:
@@ -329,7 +329,7 @@ def _site_url(link: bool, site_url: Optional[str]) -> Optional[str]:
     url = url.strip()
     if not re.match(r"^(?i:https?|file)://\S", url) or any(ch in url for ch in "#?") or any(
             ch.isspace() or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in url):
-        from .terminal import clean
+        from .cleantext import clean
 
         raise typer.BadParameter(f"사이트 주소로 쓸 수 없습니다: {clean(url[:80])}. https://example.org/flamer처럼 "
                                  "https://, http:// 또는 file://로 시작하고 공백·#·?가 없는 주소를 주세요.", param_hint=hint)
@@ -394,7 +394,7 @@ SEARCH_MAX_CHARS = 500
 SEARCH_MAX_WORDS = 30
 
 
-def _check_length(text: str, what: str, fix: str) -> None:
+def check_length(text: str, what: str, fix: str) -> None:
     """Refuse (BadInput, exit 1) an argument longer than a search query may be, before any lookup: a name
     of 100 KB took 15-20 s of fuzzy matching and came back whole in the error. The message repeats
     none of it."""
@@ -443,7 +443,7 @@ def search(
         from .search import search_report, shown_matches
 
         q = " ".join(query)
-        _check_length(q, "검색어", "찾을 말의 핵심 낱말 몇 개만 적으세요 (예: flamer search 대응 스택).")
+        check_length(q, "검색어", "찾을 말의 핵심 낱말 몇 개만 적으세요 (예: flamer search 대응 스택).")
         from .searchindex import load_index
 
         index = load_index()
@@ -484,7 +484,7 @@ def rule(
     def go():
         from .lookup import rule as do_rule
 
-        _check_length(rule_id, "조항 번호", "조항 번호나 판정 날짜 하나를 적으세요 (예: flamer rule 6.26, flamer rule 9/24-2).")
+        check_length(rule_id, "조항 번호", "조항 번호나 판정 날짜 하나를 적으세요 (예: flamer rule 6.26, flamer rule 9/24-2).")
         corpus = _corpus()
         obj = do_rule(corpus, rule_id, as_of)
         from .handles import example_number, faq_number
@@ -530,7 +530,7 @@ def card(
         from .lookup import card as do_card
 
         text = " ".join(name)
-        _check_length(text, "카드 이름", "카드 이름 하나를 적으세요 (예: flamer card 별마대).")
+        check_length(text, "카드 이름", "카드 이름 하나를 적으세요 (예: flamer card 별마대).")
         corpus = _corpus()
         _emit(do_card(corpus, text), as_json, "cli/card.txt.j2", **_lookup_words(corpus))
 
@@ -580,7 +580,7 @@ def term(
 
         if word:
             text = " ".join(word)
-            _check_length(text, "용어", "용어 하나를 적으세요 (예: flamer term 확보).")
+            check_length(text, "용어", "용어 하나를 적으세요 (예: flamer term 확보).")
             corpus = _corpus()
             _emit(do_term(corpus, text), as_json, "cli/term.txt.j2", **_lookup_words(corpus))
         else:
@@ -620,7 +620,7 @@ def faq(
         from .lookup import faq as do_faq
 
         if faq_id is not None:
-            _check_length(faq_id, "FAQ 번호나 낱말", "FAQ 번호나 질문의 낱말 하나를 적으세요 (예: flamer faq 3, "
+            check_length(faq_id, "FAQ 번호나 낱말", "FAQ 번호나 질문의 낱말 하나를 적으세요 (예: flamer faq 3, "
                                                    "flamer faq 주사위; 목록은 그냥 flamer faq).")
         corpus = _corpus()
         data = do_faq(corpus, faq_id)
@@ -709,7 +709,7 @@ def book(
 
 
 # -------------------------------------------------------------------- site ----
-_PYODIDE = "314.0.8"  # flamer_ref.siteengine.PYODIDE_VERSION (said in --help without importing the builder)
+_PYODIDE = "314.0.8"  # flamer_ref.sitepack.PYODIDE_VERSION (said in --help without importing the builder)
 
 
 @app.command()
@@ -791,7 +791,7 @@ def _serve(directory: str, port: Optional[str], as_json: bool) -> None:
 
     from .errors import BadInput, os_reason
     from .render import render
-    from .siteengine import make_server
+    from .siteserve import make_server
 
     tries = [int(port)] if port is not None else list(range(8000, 8021))
     server, last = None, None
@@ -848,7 +848,7 @@ def example(
         from .lookup import example as do_example, examples_list
 
         if example_id is not None:
-            _check_length(example_id, "예시", "예시 번호나 제목 하나를 적으세요 (예: flamer example 장면5, 목록은 그냥 "
+            check_length(example_id, "예시", "예시 번호나 제목 하나를 적으세요 (예: flamer example 장면5, 목록은 그냥 "
                                              "flamer example).")
         if show_scenario:
             from .handles import example_number, faq_number
@@ -896,7 +896,7 @@ def timing(
         from .lookup import timing as do_timing
 
         text = " ".join(name)
-        _check_length(text, "이름", "카드·능력·타이밍 태그·용어 이름 하나를 적으세요 (예: flamer timing 진내폭격).")
+        check_length(text, "이름", "카드·능력·타이밍 태그·용어 이름 하나를 적으세요 (예: flamer timing 진내폭격).")
         corpus = _corpus()
         _emit(do_timing(corpus, text), as_json, "cli/timing.txt.j2", **_lookup_words(corpus))
 
@@ -936,7 +936,7 @@ def validate(
             sys.stderr.write(render.render("cli/numbers_written.txt.j2", data=got.numbers_written))
         if got.problems:  # every problem of validate: {"ok": false, "problems": […]} under --json
             if as_json:
-                from .terminal import clean, json_text
+                from .cleantext import clean, json_text
 
                 sys.stderr.write(clean(DataError(got.problems).message.rstrip()) + "\n")  # Korean on stderr
                 sys.stdout.write(json_text({"ok": False, "problems": [
@@ -1154,7 +1154,7 @@ def diff(
             _emit(public(out), True)
             return
         from .render import render
-        from .terminal import clean
+        from .cleantext import clean
 
         template = {"text": "cli/diff.txt.j2", "md": "diff/bulletin.md.j2", "html": "diff/bulletin.html.j2"}[fmt]
         sys.stdout.write(clean(render(template, data=public(out), view=view), html=fmt == "html"))
@@ -1223,7 +1223,7 @@ def run(argv: list[str]) -> int:
     main() and the site's engine (web.run), which set up the process each its own way."""
     from . import terminal
 
-    terminal.setup(json_mode=i18n._wants_json(argv))  # any locale; control characters made visible
+    terminal.setup(json_mode=i18n.wants_json(argv))  # any locale; control characters made visible
     try:
         try:
             i18n.run(app)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import gc
 import json
+from collections.abc import Mapping
 from contextlib import contextmanager
+from enum import Enum
 from typing import Any
 
 from .engine import SUPPORTED_KINDS
@@ -442,12 +444,28 @@ def _outcome_run(scn: Scenario, corpus, as_of: str | None, order=None, work: lis
 
 def _light(r) -> dict:
     """The parts of a CombatResult's JSON that outcome() reads (and as_of): no events, no words."""
-    from .engine.result import _thaw
-
     return {"as_of": r.as_of, "cells": {c.cell: c.to_json() for c in r.cells},
             "prisoners": {s: list(v) for s, v in r.prisoners.items()}, "fragments": list(r.fragments),
             "removed": list(r.removed), "positions": dict(r.positions),
             "unresolved": [_thaw(u) for u in r.unresolved]}
+
+
+_LEAF = frozenset({str, int, float, bool, type(None)})
+
+
+def _thaw(v):
+    """A frozen part of a result (mapping proxies, tuples, enums: engine/result.py) as the JSON values its
+    to_json gives: what the views made without the events read."""
+    t = type(v)
+    if t in _LEAF:
+        return v
+    if isinstance(v, Mapping):
+        return {k: x if type(x) in _LEAF else _thaw(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return [x if type(x) in _LEAF else _thaw(x) for x in v]
+    if isinstance(v, Enum):
+        return v.value
+    return v
 
 
 def _resolved(orders: list, classes: list | None, run):
@@ -715,8 +733,6 @@ def _verdict_key(res: dict) -> str:
 def _verdict_view(res) -> dict:
     """What _verdict_key reads of a result (its outcome and its gaps), made without the events — most of a
     big result's JSON and of the time to_json takes."""
-    from .engine.result import _thaw
-
     if res.kind == "combat":
         return {"kind": "combat", "cells": {c.cell: c.to_json() for c in res.cells},
                 "prisoners": {s: list(v) for s, v in res.prisoners.items()}, "fragments": list(res.fragments),
@@ -899,13 +915,13 @@ def check_examples(corpus, as_of: str | None = None) -> dict:
         where = {"source": "faq" if faq else "example",
                  "number": faq_number(corpus, eid) if faq else example_number(corpus, eid), "parts": len(cases)}
         for part, (cid, s, exp) in enumerate(cases, 1):
-            rows.append({**_check_case(corpus, cid, ex["title"], s, exp, as_of), **where, "part": part})
+            rows.append({**check_case(corpus, cid, ex["title"], s, exp, as_of), **where, "part": part})
     counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("pass", "fail", "error", "skipped")}
     return {"kind": "examples", "ok": counts["fail"] == 0 and counts["error"] == 0, "counts": counts,
             "examples": rows}
 
 
-def _check_case(corpus, cid: str, title: str, scn_obj, exp, as_of) -> dict:
+def check_case(corpus, cid: str, title: str, scn_obj, exp, as_of) -> dict:
     kind = scn_obj.get("kind") if isinstance(scn_obj, dict) else None
     row: dict[str, Any] = {"id": cid, "title": title, "kind": kind, "status": None, "differences": [],
                            "error": None}

@@ -42,7 +42,8 @@ import flamer_fork
 from conftest import write_minimal_corpus
 from inprocess import clean_error, invoke
 
-from flamer_ref import siteengine
+from flamer_ref import sitepack as siteengine
+from flamer_ref import siteserve
 from flamer_ref.errors import os_reason
 from flamer_ref.site import MARKER, card_slug
 
@@ -181,7 +182,7 @@ def served(tmp_path):
     (outside / "hostname").write_text("SECRET-HOST", encoding="utf-8")
     (site / "leak").symlink_to(outside)  # site/leak -> a folder outside (as site/leak -> /etc)
     (site / "page.html").symlink_to(outside / "hostname")
-    server = siteengine.make_server(str(site), 0)
+    server = siteserve.make_server(str(site), 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield {"port": server.server_address[1], "site": site}

@@ -27,7 +27,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from flamer_ref import siteengine, web
+from flamer_ref import sitepack as siteengine
+from flamer_ref import web
 
 pytestmark = pytest.mark.xdist_group("engine-site")  # with test_calculator.py: one build, one browser (conftest.py)
 
@@ -220,7 +221,7 @@ def source_zip(cache, tmp_path_factory) -> bytes:
     """The engine zip with its .py (siteengine.engine_zip: what the bytecode is compiled from), built again
     in another process with another hash seed."""
     path = tmp_path_factory.mktemp("source-zip") / "engine.zip"
-    again = subprocess.run([sys.executable, "-c", "import sys; from flamer_ref import siteengine, corpus; "
+    again = subprocess.run([sys.executable, "-c", "import sys; from flamer_ref import sitepack as siteengine, corpus; "
                             "open(sys.argv[1], 'wb').write(siteengine.engine_zip(corpus.load()))", str(path)],
                            capture_output=True, text=True, cwd=ROOT, timeout=300,
                            env={**os.environ, "PYTHONHASHSEED": "12345", "FLAMER_CACHE_DIR": str(cache)})
@@ -495,7 +496,7 @@ def test_the_browsers_fuzzy_scores_are_rapidfuzzs_own():
 
     from rapidfuzz import fuzz, fuzz_py
 
-    from flamer_ref import fastfuzz, search
+    from flamer_ref import fastfuzz, searchwords
     from flamer_ref.searchindex import load_index
 
     table = load_index()["jamo"]
@@ -517,7 +518,7 @@ def test_the_browsers_fuzzy_scores_are_rapidfuzzs_own():
                 x, y = slow(a, b, score_cutoff=cut), fast(a, b, score_cutoff=cut)
                 assert (x, type(x)) == (y, type(y)), (slow.__name__, a, b, cut, x, y)
     for token in {typo(rnd.choice(keys)) for _ in range(40)}:
-        kept = set(search._reachable(token, table, 0, len(keys), 68.0))
+        kept = set(searchwords.reachable(token, table, 0, len(keys), 68.0))
         for scorer in (fuzz.ratio, fuzz.partial_ratio):
             reach = {i for i, k in enumerate(keys) if scorer(token, k, score_cutoff=68.0) >= 68.0}
             assert reach <= kept, (token, scorer.__name__, sorted(reach - kept)[:5])

@@ -42,7 +42,7 @@ def _version(value: bool) -> None:
         dates = [r["date"] for rid, r in corpus.rulings.items() if on(rid)]
     except FlamerError as exc:
         sys.stdout.write(f"flamer {__version__}\n")
-        from .terminal import clean
+        from .cleantext import clean
 
         sys.stderr.write(clean(f"규칙 판을 말할 수 없습니다 — {exc.message.strip()}") + "\n")
         raise typer.Exit(1) from None

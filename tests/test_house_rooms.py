@@ -122,7 +122,7 @@ def drawn_floors(text: str) -> list[set[str]]:
         if line.strip().startswith("↓"):
             floors.append(set())
             continue
-        floors[-1] |= {f"flamer_ref.{m}" for m in re.findall(r"([a-z_]+)\.py", line)}
+        floors[-1] |= {f"flamer_ref.{m}" for m in re.findall(r"\b([a-z_][a-z0-9_]*)\.py", line)}
         if "engine/" in line:
             floors[-1].add("flamer_ref.engine")
     return [f for f in floors if f]
@@ -161,6 +161,6 @@ def test_architecture_draws_every_room_once_and_no_door_opens_upwards():
 
 
 def test_the_drawing_reader_reads_floors():
-    text = "x\n```\nA  a.py · b.py\n   c.py\n   ↓\nB  engine/  d.py\n```\n"
+    text = "x\n```\nA  a.py · b.py\n   c.py\n   ↓\nB  engine/  d.py · i18n.py\n```\n"
     assert drawn_floors(text) == [{"flamer_ref.a", "flamer_ref.b", "flamer_ref.c"},
-                                  {"flamer_ref.engine", "flamer_ref.d"}]
+                                  {"flamer_ref.engine", "flamer_ref.d", "flamer_ref.i18n"}]

@@ -385,7 +385,7 @@ def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
     page("offline.html", "offline.html.j2")  # what the service worker shows for a page it cannot get (issue 26)
 
     # no raw control character from the data (ESC, C1, a bidi override) in any page: the cleaning of
-    # `flamer book -o` (terminal.clean), for HTML
+    # `flamer book -o` (cleantext.clean), for HTML
     files = {rel: clean(text, html=True) for rel, text in files.items()}
     files["assets/site.css"] = render("site/site.css.j2")
     files["assets/search.js"] = _asset("search.js")
@@ -401,7 +401,7 @@ def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
 
 
 def _cleaned(obj):
-    """Every string in obj (lists, dicts, their keys too) through terminal.clean."""
+    """Every string in obj (lists, dicts, their keys too) through cleantext.clean."""
     if isinstance(obj, str):
         return clean(obj)
     if isinstance(obj, list):

@@ -1045,14 +1045,27 @@ def simulate(
 
             for note in notice_lines(scn):  # card names read as another name: never silently (stderr only)
                 sys.stderr.write(note + "\n")
-            from .answer import answer
-            from .answerout import write
-
             link = None if site is None else _scenario_link(site, file, stdin)
-            write(answer(scn, corpus, file=file, as_of=as_of, compare_with=compare, all_branches=all_branches,
-                         link=link), corpus, as_json=as_json, fmt=fmt, brief=brief)
+            present_scenario(scn, corpus, file=file, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
+                             all_branches=all_branches, brief=brief, link=link)
 
     _run(go, as_json=as_json)
+
+
+def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text", as_of: Optional[str] = None,
+                     compare: Optional[str] = None, all_branches: bool = False, brief: bool = False,
+                     player: Optional[list] = None, link: Optional[str] = None, people: Optional[dict] = None,
+                     full: bool = True, short: bool = False) -> None:
+    """Resolve a parsed scenario and print it, as `flamer simulate` does: the one path of an answer — resolved
+    once into an answer.Answer (each course of the rules in force once), then walked by answerout.write for
+    JSON, text, Markdown, HTML or --brief (its words made there, once). The options are answerout.write's;
+    player, link and people go with the answer (answer.Answer)."""
+    from .answer import answer
+    from .answerout import write
+
+    write(answer(scn, corpus, file=file, as_of=as_of, compare_with=compare, all_branches=all_branches,
+                 player=player or (), link=link, people=people),
+          corpus, as_json=as_json, fmt=fmt, brief=brief, full=full, short=short)
 
 
 def _keep_stdin() -> bytes:

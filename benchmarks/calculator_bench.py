@@ -1,7 +1,7 @@
 """The calculator and search in the site (issue 16), in headless Chromium, served from 127.0.0.1.
 
 Builds the site with its engine (Pyodide from --pyodide, FLAMER_PYODIDE, the cache or the npm registry)
-into a temporary folder, serves it with flamer_ref.siteengine.make_server and measures:
+into a temporary folder, serves it with flamer_ref.siteserve.make_server and measures:
 
 - first verdict after opening the calculator (판정기.html#q=<README's first fight>): cold (a new
   browser profile: no HTTP cache, no service worker, no engine snapshot) and warm (the same profile,
@@ -251,7 +251,7 @@ def main() -> None:
 
     import yaml
 
-    from flamer_ref import corpus, siteengine, web
+    from flamer_ref import corpus, siteserve, web
     from flamer_ref.site import make_site
     from test_browser import Chromium
 
@@ -264,7 +264,7 @@ def main() -> None:
     bytecode = summary["engine"].get("bytecode") or {}
     print(f"site built in {time.perf_counter() - t:.1f} s (Pyodide {summary['engine']['version']} from {summary['engine']['source']}; "
           f"bytecode: {'node ' + bytecode['node'] if bytecode.get('compiled') else bytecode.get('reason')})")
-    server = siteengine.make_server(str(tmp / "site"), 0)
+    server = siteserve.make_server(str(tmp / "site"), 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     print(f"load average at start: {os.getloadavg()[0]:.2f} (2 cores)")

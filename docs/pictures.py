@@ -45,7 +45,7 @@ def flamer(*args: str) -> subprocess.CompletedProcess:
 
 
 def phone_shot(work: Path) -> bytes:
-    from flamer_ref import links, siteengine
+    from flamer_ref import links, siteserve
     from test_browser import CHROMIUM, Chromium
 
     if CHROMIUM is None:
@@ -54,7 +54,7 @@ def phone_shot(work: Path) -> bytes:
     r = flamer("site", str(site))
     if r.returncode != 0:
         sys.exit(r.stderr)
-    server = siteengine.make_server(str(site), 0)
+    server = siteserve.make_server(str(site), 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     browser = Chromium(work)
     try:

@@ -20,7 +20,7 @@ data — no sentences. templates/book/ words it.
   grouped by source page, each with the engine's result where it has a scenario;
 - ``examples``: the other examples grouped by page, each scenario resolved at
   ``as_of`` (the scenario's own date without it, as `flamer examples` does) and
-  checked against the page's result (runner._check_case, the same check);
+  checked against the page's result (runner.check_case, the same check);
 - ``cards`` (grouped by faction) with the rulings and FAQ entries that concern
   them (lookup.card_mentions, rulings up to ``as_of``), and ``glossary`` (in 가나다 order,
   korean.collation_key; ``glossary_groups`` the same under their index letters);
@@ -84,9 +84,9 @@ def data_version(corpus: Corpus) -> dict:
     root = Path(corpus.root) if corpus.root else None
     files: list = []
     if root is not None and (root / "rules").is_dir():
-        from .corpus import _data_files, present
+        from .corpus import data_files, present
 
-        files = list(_data_files(root))
+        files = list(data_files(root))
         if present(root, "cards/effects.yaml"):
             files.append(root / "cards" / "effects.yaml")
     if files:
@@ -134,17 +134,17 @@ def _all_cases(corpus: Corpus) -> list[dict]:
 
 def _run(corpus: Corpus, case: dict, as_of: str | None) -> dict:
     """Resolve one case at as_of and check it against the page, exactly as `flamer examples` does
-    (runner._check_case). Returns the check, and the result JSON for the pictures."""
+    (runner.check_case). Returns the check, and the result JSON for the pictures."""
     from . import runner
     from .errors import FlamerError
 
-    row = runner._check_case(corpus, case["case"], case["title"], case["scenario"], case["expected"], as_of)
+    row = runner.check_case(corpus, case["case"], case["title"], case["scenario"], case["expected"], as_of)
     result, error = None, row.get("error")
     kind = row["kind"]
     if kind in runner.RUNNERS and row["status"] != "error":
         try:
             result = runner.RUNNERS[kind](case["scenario"], case["case"], corpus, as_of)
-        except FlamerError as exc:  # pragma: no cover - _check_case ran the same without error
+        except FlamerError as exc:  # pragma: no cover - check_case ran the same without error
             error = exc.message
     import json
 
@@ -550,41 +550,8 @@ def index_groups(corpus: Corpus, book: dict) -> list[dict]:
     Only places that are in this book (its ``anchors``) are listed: a book --as-of a day has no later
     rulings. The template words the entries; the PDF prints the pages of the places (pdf.py)."""
     from .korean import collation_key
-    from .lookup import _mentions
 
-    present = book["anchors"]
-    titles, texts = _index_places(book)
-    order = {a: n for n, (a, _, _) in enumerate(texts)}
-    parts: dict[str, list[tuple[str, str]]] = {}
-    for anchor, parent, text in texts:
-        parts.setdefault(parent, []).append((anchor, text))
-
-    entries: dict[str, dict] = {}
-
-    def entry(word: str) -> dict:
-        word = " ".join(str(word).split())
-        if word not in entries:
-            entries[word] = {"word": word, "anchor": None, "locs": {}, "see": []}
-        return entries[word]
-
-    def says(word: str):
-        flat = _flat(word)
-        return lambda text: flat in _flat(text)
-
-    def add(word: str, parent: str, found, main: bool = False) -> None:
-        """The first part of the place `parent` whose text `found` the word, as a place of the word."""
-        if parent not in present or parent not in titles:
-            return
-        anchor = next((a for a, text in parts.get(parent, ()) if found(text)), None)
-        if anchor is None:
-            return
-        e = entry(word)
-        if anchor in e["locs"]:
-            e["locs"][anchor]["main"] = e["locs"][anchor]["main"] or main
-        else:
-            kind, title = titles[parent]
-            e["locs"][anchor] = {"anchor": anchor, "kind": kind, "title": title, "main": main}
-
+    ix = _IndexEntries(book)
     other_names = {" ".join(a.split()): t for t in book["glossary"] for a in t["aliases"]
                    if " ".join(a.split()) != t["term"]}
     terms = {t["term"]: t for t in book["glossary"]}
@@ -597,18 +564,73 @@ def index_groups(corpus: Corpus, book: dict) -> list[dict]:
         if word in NOT_HEADWORDS or word in other_names or word in terms or word in cards:
             continue  # a term's and a card's places are found below; another name is a see-reference
         for cid in cids:
-            add(word, cid, says(word))
+            ix.add(word, cid, _says(word))
     for t in book["glossary"]:
-        add(t["term"], t["anchor"], says(t["term"]), main=True)
-        entry(t["term"])["anchor"] = "ix." + t["anchor"]
+        ix.add(t["term"], t["anchor"], _says(t["term"]), main=True)
+        ix.entry(t["term"])["anchor"] = "ix." + t["anchor"]
         for cid in [c["id"] for c in t["clauses"]] + keyword_clauses.get(t["term"], []):
-            add(t["term"], cid, says(t["term"]))
+            ix.add(t["term"], cid, _says(t["term"]))
     for alias, t in other_names.items():
         if alias in terms:
             continue  # a term of its own
-        a = entry(alias)
+        a = ix.entry(alias)
         if t["term"] not in [s["word"] for s in a["see"]]:
             a["see"].append({"word": t["term"], "anchor": "ix." + t["anchor"]})
+    _index_cards(corpus, book, ix)
+
+    out = []
+    for e in sorted(ix.entries.values(), key=lambda e: collation_key(e["word"])):
+        locs = sorted(e["locs"].values(), key=lambda loc: ix.order[loc["anchor"]])
+        if locs or e["see"]:
+            out.append({**e, "locs": locs})
+    return [{"head": g["head"], "anchor": f"index.{g['head']}", "entries": g["items"]}
+            for g in by_head(out, lambda e: e["word"])]
+
+
+class _IndexEntries:
+    """The entries of the book's 찾아보기 being gathered (index_groups): word → {word, anchor, locs, see}."""
+
+    def __init__(self, book: dict):
+        self.present = book["anchors"]
+        self.titles, texts = _index_places(book)
+        self.order = {a: n for n, (a, _, _) in enumerate(texts)}
+        self.parts: dict[str, list[tuple[str, str]]] = {}
+        for anchor, parent, text in texts:
+            self.parts.setdefault(parent, []).append((anchor, text))
+        self.entries: dict[str, dict] = {}
+
+    def entry(self, word: str) -> dict:
+        word = " ".join(str(word).split())
+        if word not in self.entries:
+            self.entries[word] = {"word": word, "anchor": None, "locs": {}, "see": []}
+        return self.entries[word]
+
+    def add(self, word: str, parent: str, found, main: bool = False) -> None:
+        """The first part of the place `parent` whose text `found` the word, as a place of the word."""
+        if parent not in self.present or parent not in self.titles:
+            return
+        anchor = next((a for a, text in self.parts.get(parent, ()) if found(text)), None)
+        if anchor is None:
+            return
+        e = self.entry(word)
+        if anchor in e["locs"]:
+            e["locs"][anchor]["main"] = e["locs"][anchor]["main"] or main
+        else:
+            kind, title = self.titles[parent]
+            e["locs"][anchor] = {"anchor": anchor, "kind": kind, "title": title, "main": main}
+
+
+def _says(word: str):
+    """Does a text say the word (spaces aside)?"""
+    flat = _flat(word)
+    return lambda text: flat in _flat(text)
+
+
+def _index_cards(corpus: Corpus, book: dict, ix: _IndexEntries) -> None:
+    """A card's places in the 찾아보기: its row in the cards part (main), and the clauses, examples, FAQ
+    entries and rulings whose text names it as a name of its own (lookup.mentions: not inside a longer name)."""
+    from .lookup import mentions
+
     examples = [i["anchor"] for g in book["examples"] for i in g["items"]] + \
                [i["anchor"] for g in book["faq"] for i in g["items"]]
     clause_ids = [c["anchor"] for s in book["sections"] for c in s["clauses"]]
@@ -621,19 +643,11 @@ def index_groups(corpus: Corpus, book: dict) -> list[dict]:
                       if n not in words and any(w in n for w in words)]
 
             def names(text, words=words, longer=longer):
-                return _mentions(text, words, longer) is not None
+                return mentions(text, words, longer) is not None
 
-            add(name, card["anchor"], names, main=True)
+            ix.add(name, card["anchor"], names, main=True)
             for anchor in clause_ids + examples + [r["id"] for r in card["rulings"]] + [f["id"] for f in card["faq"]]:
-                add(name, anchor, names)
-
-    out = []
-    for e in sorted(entries.values(), key=lambda e: collation_key(e["word"])):
-        locs = sorted(e["locs"].values(), key=lambda loc: order[loc["anchor"]])
-        if locs or e["see"]:
-            out.append({**e, "locs": locs})
-    return [{"head": g["head"], "anchor": f"index.{g['head']}", "entries": g["items"]}
-            for g in by_head(out, lambda e: e["word"])]
+                ix.add(name, anchor, names)
 
 
 # ----------------------------------------------------------------------- book ----

@@ -42,7 +42,7 @@ def _version(value: bool) -> None:
         dates = [r["date"] for rid, r in corpus.rulings.items() if on(rid)]
     except FlamerError as exc:
         sys.stdout.write(f"flamer {__version__}\n")
-        from .terminal import clean
+        from .cleantext import clean
 
         sys.stderr.write(clean(f"규칙 판을 말할 수 없습니다 — {exc.message.strip()}") + "\n")
         raise typer.Exit(1) from None
@@ -63,12 +63,12 @@ ASOF_OPT = typer.Option(None, "--as-of", metavar="날짜", help="그 날짜까�
 
 def _emit(obj: dict, as_json: bool, template: Optional[str] = None, **extra) -> None:
     if as_json:
-        from .terminal import json_text
+        from .cleantext import json_text
 
         sys.stdout.write(json_text(obj))
         return
     from .render import render
-    from .terminal import clean  # no raw control characters from input or data reach a terminal
+    from .cleantext import clean  # no raw control characters from input or data reach a terminal
 
     sys.stdout.write(clean(render(template, data=obj, **extra)))
 
@@ -124,29 +124,13 @@ def _error_inner(exc) -> Optional[dict]:
                         for m in missing]}
 
 
-def _cite_numbers(exc) -> None:
-    """A refusal (불가 — …) of fight / simulate cites its clause by number and title and its ruling by
-    date, as every answer does (the JSON keeps the ids in `rule` / `ruling`)."""
-    from .errors import Forbidden
-
-    if not isinstance(exc, Forbidden):
-        return
-    from . import runner
-
-    try:
-        refs = runner.refs(_corpus(), {"rule": exc.rule, "ruling": exc.ruling})
-    except Exception:  # noqa: BLE001 - a refusal is still said with the titles the engine gave
-        return
-    exc.cited({i: r for i, r in refs.items() if r.get("kind") != "unknown"})
-
-
 def _run(fn, as_json: bool = False):
     """Call fn, turning domain errors into one Korean message on stderr and exit 1
     (with --json, also one JSON error object on stdout, see i18n.json_error)."""
     from .errors import FlamerError
 
     def fail(message: str, code: str, extra: dict, inner: Optional[dict] = None) -> None:
-        from .terminal import clean
+        from .cleantext import clean
 
         sys.stderr.write(clean(message.rstrip()) + "\n")
         if as_json:
@@ -157,8 +141,9 @@ def _run(fn, as_json: bool = False):
         return fn()
     except FlamerError as exc:
         from . import render  # noqa: F401 - the edge words coded problems (errors.use_wording)
+        from .answerout import cite_numbers
 
-        _cite_numbers(exc)
+        cite_numbers(exc, _corpus)
         fail(exc.message, getattr(exc, "code", "error"), _error_object(exc), _error_inner(exc))
     except BrokenPipeError:  # e.g. piped into `head`: quietly, and not as a success (terminal.output_failed)
         raise typer.Exit(1) from None
@@ -291,71 +276,70 @@ def fight(
     site = _site_url(link, site_url)
 
     def go():
-        from . import oneliner
-        from .engine.scenario import parse_text
-        from .errors import FlamerError, Forbidden
-        from .render import render
-
-        corpus = _corpus()
-        text = " ".join(line)
-        built = oneliner.build(corpus, text, responses=response, battles=battle,
-                               cell=oneliner.DEFAULT_CELL if cell is None else cell, as_of=as_of)
-        oneliner.apply_stats(corpus, built, stat)
-        for n in built.notices:
-            sys.stderr.write(render("cli/fight_notice.txt.j2", n=n))
-        command = "flamer fight " + " ".join(_shell_quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
-        display = save or "flamer fight"
-
-        def url() -> Optional[str]:  # the calculator link of the fight as given so far (prompted values too)
-            if site is None:
-                return None
-            from .links import build as build_link
-
-            given = [s.strip() for s in stat or ()]
-            return build_link(site, text, response or (), battle or (), next(iter(built.doc["cells"])),
-                              given + [r["spec"] for r in built.player if r["prompted"]], as_of)
-
-        def refused(exc):
-            """An error of the fight, pointed at the line; a refused play (불가) is a verdict and keeps the link."""
-            err = oneliner.relocate(exc, built, display)
-            if site is not None and isinstance(err, Forbidden):
-                err.link = url()
-                if not as_json:
-                    _refused_link(err, fmt)
-            return err
-
-        asked: set = set()
-        while True:  # ask for what the verdict reads and nobody gave, until it reads none
-            yaml_text = oneliner.to_yaml(built, command)
-            try:
-                scn = parse_text(yaml_text, display, corpus)
-            except FlamerError as exc:
-                raise refused(exc) from None
-            missing = oneliner.needed_stats(scn, corpus, built, as_of, compare)
-            if not missing:
-                break
-            if any((m.piece, m.stat) in asked for m in missing):  # a value given is never needed again
-                raise RuntimeError("a stat the player gave is still reported unknown")
-            asked |= {(m.piece, m.stat) for m in missing}
-            oneliner.supply(built, _ask_missing(missing, as_json))
-        oneliner.check_same(yaml_text, built)
-        if save:
-            from .outfile import write_text
-
-            write_text(save, yaml_text, "--save")
-            sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
-        try:
-            # what the player wrote, for the words of the answer (never the JSON): the sides the cards could
-            # not tell apart are 공격자 / 수비자, and a cell the player did not name is not shown
-            people = {"roles": built.roles, "cell": None if cell is not None else next(iter(built.doc["cells"])),
-                      "fight": True}
-            present_scenario(scn, corpus, file=display, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                             brief=brief, player=oneliner.player_json(built), link=url(), people=people,
-                             full=full, short=not (full or brief))
-        except FlamerError as exc:
-            raise refused(exc) from None
+        _fight(" ".join(line), response, battle, cell, save, as_json, as_of, compare, brief, full, fmt, stat, site)
 
     _run(go, as_json=as_json)
+
+
+def _fight(text: str, response, battle, cell, save, as_json: bool, as_of, compare, brief: bool, full: bool, fmt: str,
+           stat, site) -> None:
+    """`flamer fight` once its options are checked: the line built into a scenario (data), resolved once
+    (dispute.settle, asking at a terminal for what the verdict needs), saved with --save, printed."""
+    from dataclasses import replace
+
+    from . import dispute, oneliner
+    from .answerout import refused_link, write
+    from .errors import FlamerError, Forbidden
+    from .render import render
+
+    corpus = _corpus()
+    built = oneliner.build(corpus, text, responses=response, battles=battle,
+                           cell=oneliner.DEFAULT_CELL if cell is None else cell, as_of=as_of)
+    oneliner.apply_stats(corpus, built, stat)
+    for n in built.notices:
+        sys.stderr.write(render("cli/fight_notice.txt.j2", n=n))
+    display = save or "flamer fight"
+
+    def url() -> Optional[str]:  # the calculator link of the fight as given so far (prompted values too)
+        if site is None:
+            return None
+        from .links import build as build_link
+
+        given = [s.strip() for s in stat or ()]
+        return build_link(site, text, response or (), battle or (), next(iter(built.doc["cells"])),
+                          given + [r["spec"] for r in built.player if r["prompted"]], as_of)
+
+    def refused(exc):
+        """An error of the fight, pointed at the line; a refused play (불가) is a verdict and keeps the link."""
+        err = oneliner.relocate(exc, built, display)
+        if site is not None and isinstance(err, Forbidden):
+            err.link = url()
+            if not as_json:
+                refused_link(err, fmt, _corpus)
+        return err
+
+    # what the player wrote, for the words of the answer (never the JSON): the sides the cards could not
+    # tell apart are 공격자 / 수비자, and a cell the player did not name is not shown
+    people = {"roles": built.roles, "cell": None if cell is not None else next(iter(built.doc["cells"])),
+              "fight": True}
+    try:
+        settled = dispute.settle(corpus, built, display=display, as_of=as_of, compare=compare, people=people,
+                                 ask=lambda missing: _ask_missing(missing, as_json))
+    except FlamerError as exc:
+        raise refused(exc) from None
+    if save:
+        from .outfile import write_text
+
+        command = "flamer fight " + " ".join(_shell_quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+        write_text(save, dispute.saved_yaml(built, command), "--save")
+        sys.stderr.write(render("cli/fight_saved.txt.j2", path=save))
+    if settled.refused is not None:
+        raise refused(settled.refused) from None
+    try:
+        write(replace(settled.answer, link=url()), corpus, as_json=as_json, fmt=fmt, brief=brief, full=full,
+              short=not (full or brief))
+    except FlamerError as exc:
+        raise refused(exc) from None
 
 
 def _site_url(link: bool, site_url: Optional[str]) -> Optional[str]:
@@ -378,7 +362,7 @@ def _site_url(link: bool, site_url: Optional[str]) -> Optional[str]:
     url = url.strip()
     if not re.match(r"^(?i:https?|file)://\S", url) or any(ch in url for ch in "#?") or any(
             ch.isspace() or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in url):
-        from .terminal import clean
+        from .cleantext import clean
 
         raise typer.BadParameter(f"사이트 주소로 쓸 수 없습니다: {clean(url[:80])}. https://example.org/flamer처럼 "
                                  "https://, http:// 또는 file://로 시작하고 공백·#·?가 없는 주소를 주세요.", param_hint=hint)
@@ -443,7 +427,7 @@ SEARCH_MAX_CHARS = 500
 SEARCH_MAX_WORDS = 30
 
 
-def _check_length(text: str, what: str, fix: str) -> None:
+def check_length(text: str, what: str, fix: str) -> None:
     """Refuse (BadInput, exit 1) an argument longer than a search query may be, before any lookup: a name
     of 100 KB took 15-20 s of fuzzy matching and came back whole in the error. The message repeats
     none of it."""
@@ -492,7 +476,7 @@ def search(
         from .search import search_report, shown_matches
 
         q = " ".join(query)
-        _check_length(q, "검색어", "찾을 말의 핵심 낱말 몇 개만 적으세요 (예: flamer search 대응 스택).")
+        check_length(q, "검색어", "찾을 말의 핵심 낱말 몇 개만 적으세요 (예: flamer search 대응 스택).")
         from .searchindex import load_index
 
         index = load_index()
@@ -533,7 +517,7 @@ def rule(
     def go():
         from .lookup import rule as do_rule
 
-        _check_length(rule_id, "조항 번호", "조항 번호나 판정 날짜 하나를 적으세요 (예: flamer rule 6.26, flamer rule 9/24-2).")
+        check_length(rule_id, "조항 번호", "조항 번호나 판정 날짜 하나를 적으세요 (예: flamer rule 6.26, flamer rule 9/24-2).")
         corpus = _corpus()
         obj = do_rule(corpus, rule_id, as_of)
         from .handles import example_number, faq_number
@@ -579,7 +563,7 @@ def card(
         from .lookup import card as do_card
 
         text = " ".join(name)
-        _check_length(text, "카드 이름", "카드 이름 하나를 적으세요 (예: flamer card 별마대).")
+        check_length(text, "카드 이름", "카드 이름 하나를 적으세요 (예: flamer card 별마대).")
         corpus = _corpus()
         _emit(do_card(corpus, text), as_json, "cli/card.txt.j2", **_lookup_words(corpus))
 
@@ -629,7 +613,7 @@ def term(
 
         if word:
             text = " ".join(word)
-            _check_length(text, "용어", "용어 하나를 적으세요 (예: flamer term 확보).")
+            check_length(text, "용어", "용어 하나를 적으세요 (예: flamer term 확보).")
             corpus = _corpus()
             _emit(do_term(corpus, text), as_json, "cli/term.txt.j2", **_lookup_words(corpus))
         else:
@@ -669,7 +653,7 @@ def faq(
         from .lookup import faq as do_faq
 
         if faq_id is not None:
-            _check_length(faq_id, "FAQ 번호나 낱말", "FAQ 번호나 질문의 낱말 하나를 적으세요 (예: flamer faq 3, "
+            check_length(faq_id, "FAQ 번호나 낱말", "FAQ 번호나 질문의 낱말 하나를 적으세요 (예: flamer faq 3, "
                                                    "flamer faq 주사위; 목록은 그냥 flamer faq).")
         corpus = _corpus()
         data = do_faq(corpus, faq_id)
@@ -758,7 +742,7 @@ def book(
 
 
 # -------------------------------------------------------------------- site ----
-_PYODIDE = "314.0.8"  # flamer_ref.siteengine.PYODIDE_VERSION (said in --help without importing the builder)
+_PYODIDE = "314.0.8"  # flamer_ref.sitepack.PYODIDE_VERSION (said in --help without importing the builder)
 
 
 @app.command()
@@ -840,7 +824,7 @@ def _serve(directory: str, port: Optional[str], as_json: bool) -> None:
 
     from .errors import BadInput, os_reason
     from .render import render
-    from .siteengine import make_server
+    from .siteserve import make_server
 
     tries = [int(port)] if port is not None else list(range(8000, 8021))
     server, last = None, None
@@ -897,7 +881,7 @@ def example(
         from .lookup import example as do_example, examples_list
 
         if example_id is not None:
-            _check_length(example_id, "예시", "예시 번호나 제목 하나를 적으세요 (예: flamer example 장면5, 목록은 그냥 "
+            check_length(example_id, "예시", "예시 번호나 제목 하나를 적으세요 (예: flamer example 장면5, 목록은 그냥 "
                                              "flamer example).")
         if show_scenario:
             from .handles import example_number, faq_number
@@ -945,7 +929,7 @@ def timing(
         from .lookup import timing as do_timing
 
         text = " ".join(name)
-        _check_length(text, "이름", "카드·능력·타이밍 태그·용어 이름 하나를 적으세요 (예: flamer timing 진내폭격).")
+        check_length(text, "이름", "카드·능력·타이밍 태그·용어 이름 하나를 적으세요 (예: flamer timing 진내폭격).")
         corpus = _corpus()
         _emit(do_timing(corpus, text), as_json, "cli/timing.txt.j2", **_lookup_words(corpus))
 
@@ -985,7 +969,7 @@ def validate(
             sys.stderr.write(render.render("cli/numbers_written.txt.j2", data=got.numbers_written))
         if got.problems:  # every problem of validate: {"ok": false, "problems": […]} under --json
             if as_json:
-                from .terminal import clean, json_text
+                from .cleantext import clean, json_text
 
                 sys.stderr.write(clean(DataError(got.problems).message.rstrip()) + "\n")  # Korean on stderr
                 sys.stdout.write(json_text({"ok": False, "problems": [
@@ -1004,105 +988,6 @@ def validate(
 # ---------------------------------------------------------------- simulate ----
 # (issue 3: the combat and response engine)
 _FORMATS = ("text", "md", "html")
-
-
-def _emit_result(obj: dict, as_json: bool, fmt: str, refs: dict, link: Optional[str] = None, **words) -> None:
-    """A simulate answer: JSON, or templates/simulate/<kind>.<txt|md|html>.j2 (render_result).
-
-    link (flamer fight --link): the calculator link — the last key of the JSON, the last line of a
-    text or Markdown answer, inside an HTML page (a line after </html> would not be part of it)."""
-    if as_json:
-        _emit(dict(obj, link=link) if link else obj, True)
-        return
-    from .render import render_result
-    from .terminal import clean  # also in HTML: autoescape does not remove ESC
-
-    out = clean(render_result(dict(obj, link=link) if link and fmt == "html" else obj, fmt, refs=refs, **words),
-                html=fmt == "html")
-    sys.stdout.write(out)
-    _link_line(link, fmt, out)
-
-
-def _link_line(link: Optional[str], fmt: str, before: str) -> None:
-    """The calculator link alone on the last line of a text or Markdown answer, after a blank line
-    (in Markdown its own paragraph, not a line of the verdict's quote)."""
-    if link and fmt != "html":
-        sys.stdout.write(("\n" if before.endswith("\n") else "\n\n") + _link_text(link, fmt) + "\n")
-
-
-def _link_text(link: str, fmt: str) -> str:
-    """The link as a text or Markdown answer writes it: in Markdown an autolink <…>, whose inside is
-    never read as markup (a '_' or '~' of an escaped value stays a letter of the address; the address
-    holds no space, < or >: links.page_url)."""
-    return f"<{link}>" if fmt == "md" else link
-
-
-def _refused_link(err, fmt: str) -> None:
-    """A refused play (불가) of `fight --link` on stdout, while its message goes to stderr: the link
-    alone (text, Markdown), or in HTML a page holding the refusal and the link, as a verdict's page
-    holds it (a bare line would be no HTML)."""
-    if fmt != "html":
-        sys.stdout.write(_link_text(err.link, fmt) + "\n")
-        return
-    from .render import render
-    from .terminal import clean
-
-    _cite_numbers(err)
-    lines = [ln.strip() for ln in err.message.splitlines() if ln.strip()]
-    sys.stdout.write(clean(render("simulate/forbidden.html.j2", data={"lines": lines, "link": err.link}), html=True))
-
-
-def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text", as_of: Optional[str] = None,
-                     compare: Optional[str] = None, all_branches: bool = False, brief: bool = False,
-                     player: Optional[list] = None, link: Optional[str] = None, people: Optional[dict] = None,
-                     full: bool = True, short: bool = False) -> None:
-    """Resolve a parsed scenario and print it: shared by `simulate` and `fight`.
-
-    brief: print only the verdict (at most four lines; with as_json, {"verdict": …, "lines": […]}).
-    player (fight): the player's own values for unknown stats, shown as theirs (`player_stats`).
-    link (fight --link): the calculator link, after the answer (see _emit_result).
-    people (fight): what the player wrote, for the words only ({roles, cell}: templates/simulate/_people.j2).
-    full: cite clauses by id (a judge asked for citations); short (fight at the table): the verdict and
-    the reasons that decided it, the story folded away (render_result). Neither changes the JSON."""
-    from . import runner
-
-    people = dict(people or {})
-    if scn.kind == "combat":  # --all-branches outcomes carry no pieces: their names come from the scenario
-        people.setdefault("pieces", {p.id: {"label": p.label} for p in scn.pieces})
-    words = {"people": people, "full": full and not brief, "short": short}
-
-    def _mine(obj: dict) -> dict:
-        if player:
-            obj["player_stats"] = player
-        return obj
-
-    def _brief(obj: dict) -> bool:
-        if not brief:
-            return False
-        from .render import render
-
-        refs = runner.refs(corpus, obj)
-        text = render("simulate/_verdict.txt.j2", data=obj, refs=refs, brief=True, fmt=fmt, **words)
-        if as_json:
-            from .verdict import build
-
-            _emit({"verdict": build(obj), "lines": text.splitlines(), **({"link": link} if link else {})}, True)
-        elif fmt == "html":
-            sys.stdout.write(render("simulate/brief.html.j2", data=dict(obj, link=link) if link else obj, refs=refs,
-                                    **words))
-        else:
-            sys.stdout.write(text)
-            _link_line(link, fmt, text)
-        return True
-
-    out = runner.answer(scn, corpus, file=file, as_of=as_of, compare_with=compare, all_branches=all_branches)
-    one = bool(compare) or not all_branches  # one answer (or two dates of it), not a list of branches
-    if one:
-        _mine(out)
-    if _brief(out):
-        return
-    # each kind's template: the verdict first
-    _emit_result(out, as_json, fmt, None if as_json else runner.refs(corpus, out), link, **words)
 
 
 @app.command()
@@ -1160,11 +1045,27 @@ def simulate(
 
             for note in notice_lines(scn):  # card names read as another name: never silently (stderr only)
                 sys.stderr.write(note + "\n")
+            link = None if site is None else _scenario_link(site, file, stdin)
             present_scenario(scn, corpus, file=file, as_json=as_json, fmt=fmt, as_of=as_of, compare=compare,
-                             all_branches=all_branches, brief=brief,
-                             link=None if site is None else _scenario_link(site, file, stdin))
+                             all_branches=all_branches, brief=brief, link=link)
 
     _run(go, as_json=as_json)
+
+
+def present_scenario(scn, corpus, *, file: str, as_json: bool, fmt: str = "text", as_of: Optional[str] = None,
+                     compare: Optional[str] = None, all_branches: bool = False, brief: bool = False,
+                     player: Optional[list] = None, link: Optional[str] = None, people: Optional[dict] = None,
+                     full: bool = True, short: bool = False) -> None:
+    """Resolve a parsed scenario and print it, as `flamer simulate` does: the one path of an answer — resolved
+    once into an answer.Answer (each course of the rules in force once), then walked by answerout.write for
+    JSON, text, Markdown, HTML or --brief (its words made there, once). The options are answerout.write's;
+    player, link and people go with the answer (answer.Answer)."""
+    from .answer import answer
+    from .answerout import write
+
+    write(answer(scn, corpus, file=file, as_of=as_of, compare_with=compare, all_branches=all_branches,
+                 player=player or (), link=link, people=people),
+          corpus, as_json=as_json, fmt=fmt, brief=brief, full=full, short=short)
 
 
 def _keep_stdin() -> bytes:
@@ -1299,7 +1200,7 @@ def diff(
             _emit(public(out), True)
             return
         from .render import render
-        from .terminal import clean
+        from .cleantext import clean
 
         template = {"text": "cli/diff.txt.j2", "md": "diff/bulletin.md.j2", "html": "diff/bulletin.html.j2"}[fmt]
         sys.stdout.write(clean(render(template, data=public(out), view=view), html=fmt == "html"))
@@ -1368,7 +1269,7 @@ def run(argv: list[str]) -> int:
     main() and the site's engine (web.run), which set up the process each its own way."""
     from . import terminal
 
-    terminal.setup(json_mode=i18n._wants_json(argv))  # any locale; control characters made visible
+    terminal.setup(json_mode=i18n.wants_json(argv))  # any locale; control characters made visible
     try:
         try:
             i18n.run(app)

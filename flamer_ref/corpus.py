@@ -2,32 +2,26 @@
 
 The loader is strict: an unknown key, a duplicate key or id, a bad date, a
 wrong type or a reference that does not resolve is reported with the file, the
-line, the key and how to fix it. A validated corpus is cached (marshal) keyed
-by a checksum of the files' bytes, so a lookup does not parse YAML; a cache file
-is checked (header, checksum, shape) and rebuilt whenever it cannot be trusted.
+line, the key and how to fix it. A validated corpus is cached (flamer_ref/cachefile.py:
+marshal, keyed by a digest of the files' bytes), so a lookup does not parse YAML; a cache
+file is checked (header, checksum, shape) and rebuilt whenever it cannot be trusted.
 """
 
 from __future__ import annotations
 
-import marshal
 import re
-import zlib
-import os
-import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__
+from .cachefile import MEMO, read_cache, remove_stale, signature, write_cache
 from .constants import FACTIONS, STAT_MIN, stat_in_range  # noqa: F401  (re-exported: corpus.FACTIONS)
 from .errors import DataError, Problem, unique
 from .errors import line_of as _line
 from .korean import josa
 from .paths import cache_dir, data_root
 
-CACHE_FORMAT = 7
-KEY_BYTES = 32  # the cache key: 64 hex digits
 # citable ids (docs/DATA.md): lowercase ASCII words joined by dots or hyphens, at most 120 characters
 _ID_RE = re.compile(r"(?=.{1,120}\Z)[a-z0-9]+(?:[.-][a-z0-9]+)*")
 
@@ -322,7 +316,7 @@ def read_example_board(root: Path | str | None = None) -> tuple[object, object, 
     return doc, plain(doc), EXAMPLE_BOARD
 
 
-def _data_files(root: Path) -> list[Path]:
+def data_files(root: Path) -> list[Path]:
     """The data tree's YAML files. A folder the system will not let us list (chmod 000, or a file on
     the way that is not readable) is a DataError naming that folder."""
     files: list[Path] = []
@@ -367,42 +361,9 @@ def present(root: Path | str, rel: str) -> bool:
         raise _folder_error(root, path.parent, exc) from None
 
 
-def _signature(root: Path, files: list[Path]) -> str:
-    """The cache key: a cryptographic digest (BLAKE2b, 256 bits) of every data file's path and
-    bytes (not its size or modification time, which archive extraction and sync tools restore), of
-    the code that shapes the cache, and of the versions involved. A checksum would not do: an edit
-    can be made to keep crc32 and adler32 both (issue 20), and the cache would answer from old data."""
-    try:
-        from _blake2 import blake2b  # ~0.5 ms to import; hashlib pulls in OpenSSL (~4 ms)
-    except ImportError:  # pragma: no cover - a Python built without the _blake2 module
-        from hashlib import blake2b
-    digest = blake2b(digest_size=KEY_BYTES)
-
-    def put(part: bytes) -> None:  # length-prefixed: no two different sequences of parts feed the same bytes
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-
-    put(f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}|{root.resolve()}".encode())
-    for p in files:
-        put(p.relative_to(root).as_posix().encode("utf-8", "surrogateescape"))
-        try:
-            data = p.read_bytes()
-        except OSError:
-            data = None  # parse() reports it; the key just has to differ
-        put(b"\x00unreadable" if data is None else b"\x01" + data)
-    # the cache's content depends on the code that builds it: parse() reaches numbering, constants,
-    # the engine's effect parser …, so every module of the package counts (a stat each, ~0.1 ms in all)
-    here = Path(__file__).parent
-    for path in sorted([*here.glob("*.py"), *here.glob("engine/*.py")]):
-        st = path.stat()
-        put(f"{path.relative_to(here).as_posix()}|{st.st_size}|{st.st_mtime_ns}".encode())
-    return digest.hexdigest()
-
-
-_MEMO: dict[str, object] = {}
-
-
-def _paths(root: Path | str | None) -> tuple[Path, list[Path], Path | None]:
+def locate(root: Path | str | None) -> tuple[Path, list[Path], Path | None]:
+    """A data tree (default: the data root): its folder, its data files, and the stem its cache files are
+    named by (cachefile.signature: the key of those files and this code), or None without a cache folder."""
     root = Path(root) if root is not None else data_root()
     try:
         there = (root / "rules").is_dir()
@@ -411,73 +372,18 @@ def _paths(root: Path | str | None) -> tuple[Path, list[Path], Path | None]:
     if not there:
         raise DataError([Problem(str(root), None, None, "rules/ 폴더가 없습니다.",
                                  "FLAMER_DATA가 가리키는 경로나 설치 상태를 확인하세요")])
-    files = _data_files(root)
+    files = data_files(root)
     cdir = cache_dir()
-    return root, files, (cdir / _signature(root, files)) if cdir is not None else None
-
-
-# A cache file: magic, format, kind, length and checksum of the payload, then the marshal payload.
-_MAGIC = b"FLMRC"
-_HEAD = len(_MAGIC) + 1 + 1 + 8 + 4
-_MAX_CACHE_BYTES = 256 * 1024 * 1024
-
-
-def _frame(kind: bytes, payload: bytes) -> bytes:
-    return (_MAGIC + bytes([CACHE_FORMAT]) + kind + len(payload).to_bytes(8, "little")
-            + zlib.crc32(payload).to_bytes(4, "little") + payload)
-
-
-def _read_cache(path: Path | None, kind: bytes = b"C"):
-    """The object stored in a cache file, or None when there is none or it cannot be
-    trusted (not a regular file, wrong header, length or checksum, unreadable)."""
-    if path is None:
-        return None
-    import stat as _stat
-
-    try:
-        # O_NONBLOCK: a FIFO with no writer must not hang the open; fstat then refuses it
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except (OSError, ValueError):
-        return None
-    try:
-        st = os.fstat(fd)
-        if not _stat.S_ISREG(st.st_mode) or not _HEAD <= st.st_size <= _MAX_CACHE_BYTES:
-            return None
-        with os.fdopen(fd, "rb") as fh:
-            fd = -1
-            blob = fh.read(st.st_size + 1)
-    except (OSError, ValueError, MemoryError):
-        return None
-    finally:
-        if fd >= 0:
-            os.close(fd)
-    return _unframe(blob, kind)
-
-
-def _unframe(blob: bytes, kind: bytes):
-    """The object framed by _frame in blob, or None when the header, length or checksum is wrong."""
-    if len(blob) < _HEAD:
-        return None
-    if blob[:len(_MAGIC)] != _MAGIC or blob[len(_MAGIC)] != CACHE_FORMAT or blob[len(_MAGIC) + 1:len(_MAGIC) + 2] != kind:
-        return None
-    at = len(_MAGIC) + 2
-    size = int.from_bytes(blob[at:at + 8], "little")
-    crc = int.from_bytes(blob[at + 8:at + 12], "little")
-    payload = memoryview(blob)[_HEAD:]
-    if len(payload) != size or zlib.crc32(payload) != crc:
-        return None
-    try:
-        return marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        return None
+    return root, files, (cdir / signature(root, files)) if cdir is not None else None
 
 
 _CORPUS_TABLES = ("sources", "sections", "clauses", "interpretations", "rulings", "faq", "terms",
                   "examples", "cards", "timings", "synonyms", "phrasings")
 
 
-def _valid_corpus(data, root: Path) -> bool:
-    """A cached corpus has exactly the corpus's tables, each a mapping of id → record."""
+def valid_plain(data, root: Path) -> bool:
+    """A corpus as its cache (or the prebuilt data) holds it (Corpus.to_plain) has exactly the corpus's
+    tables, each a mapping of id → record."""
     if not isinstance(data, dict) or set(data) != set(_CORPUS_TABLES) | {"root", "rules_version"}:
         return False
     if data["root"] != str(root) or not isinstance(data["rules_version"], (str, type(None))):
@@ -516,99 +422,29 @@ def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:
     tree, from the prebuilt data given to preload)."""
     if root is None and use_cache and _PREBUILT:
         return _PREBUILT["corpus"]
-    root, files, stem = _paths(root)
+    root, files, stem = locate(root)
     key = ("corpus", str(root), stem.name if stem else None)
-    if use_cache and key in _MEMO:
-        return _MEMO[key]  # type: ignore[return-value]
-    data = _read_cache(stem.with_name(stem.name + ".corpus") if (use_cache and stem) else None, b"C")
-    if data is not None and _valid_corpus(data, root):
+    if use_cache and key in MEMO:
+        return MEMO[key]  # type: ignore[return-value]
+    data = read_cache(stem.with_name(stem.name + ".corpus") if (use_cache and stem) else None, b"C")
+    if data is not None and valid_plain(data, root):
         corpus = Corpus.from_plain(data)
     else:
         corpus = parse(root, files)
         if use_cache and stem is not None:
             _write_caches(stem, corpus)
     if use_cache:
-        _MEMO[key] = corpus
+        MEMO[key] = corpus
     return corpus
-
-
-def _write_cache(path: Path, kind: bytes, obj) -> bool:
-    """Write one cache file atomically (outfile.write_atomic: a temp file made exclusively in the
-    cache folder, never through a link, then os.replace); never raise, never leave the temp file."""
-    from .outfile import write_atomic
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, _frame(kind, marshal.dumps(obj)))
-        return True
-    except (OSError, ValueError):
-        # a read-only home or a full disk is fine: we just parse every time
-        return False
-
-
-#: the names of the files this tool writes into the cache folder: the key (64 hex digits; 16 before
-#: issue 20) and one of its four suffixes, each with the kind its frame carries
-_CACHE_KINDS = {"corpus": b"C", "index": b"I", "pairs": b"P", "similar": b"S"}
-_CACHE_NAME = re.compile(r"([0-9a-f]{64}|[0-9a-f]{16})\.(corpus|index|pairs|similar)")
-
-
-def _own_cache_file(folder: Path, name: str) -> bool:
-    """Is folder/name a cache file this tool wrote? Its name has the key's pattern and one of our
-    suffixes, it is a regular file (not a link, a folder or a device; the link is not followed) and it
-    starts with our frame header (magic, then the kind that suffix holds; any format number)."""
-    import stat as _stat
-
-    m = _CACHE_NAME.fullmatch(name)
-    if m is None:
-        return False
-    path = os.path.join(folder, name)
-    try:
-        st = os.lstat(path)
-        if not _stat.S_ISREG(st.st_mode) or st.st_size < _HEAD:
-            return False
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-                     | getattr(os, "O_BINARY", 0))
-    except (OSError, ValueError):
-        return False
-    try:
-        fst = os.fstat(fd)
-        if not _stat.S_ISREG(fst.st_mode) or (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
-            return False
-        head = os.read(fd, len(_MAGIC) + 2)
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    return head[:len(_MAGIC)] == _MAGIC and head[len(_MAGIC) + 1:] == _CACHE_KINDS[m.group(2)]
-
-
-def _remove_stale(stem: Path) -> list[str]:
-    """Remove the cache files of other keys (older data or code) from the cache folder: only files
-    this tool wrote (_own_cache_file), never another file, a link or a folder. FLAMER_CACHE_DIR may
-    point at a folder that holds other files; they are left alone. Returns the names removed."""
-    removed = []
-    try:
-        with os.scandir(stem.parent) as entries:
-            names = [e.name for e in entries if not e.name.startswith(stem.name + ".")]
-    except OSError:
-        return removed
-    for name in names:
-        if _own_cache_file(str(stem.parent), name):
-            try:
-                os.unlink(os.path.join(stem.parent, name))
-                removed.append(name)
-            except OSError:
-                pass
-    return removed
 
 
 def _write_caches(stem: Path, corpus: Corpus) -> None:
     """Cache the corpus (`.corpus`) and remove the cache files of other keys. The search index and the
     likeness model are cached beside it, under the same key, by their own room (flamer_ref.searchindex)."""
-    if not _write_cache(stem.with_name(stem.name + ".corpus"), b"C", corpus.to_plain()):
+    if not write_cache(stem.with_name(stem.name + ".corpus"), b"C", corpus.to_plain()):
         return
     try:
-        _remove_stale(stem)
+        remove_stale(stem)
     except OSError:
         pass
 
@@ -618,7 +454,7 @@ def parse(root: Path, files: list[Path] | None = None) -> Corpus:
     there and not too big; every file is read; each document's records are checked and kept (ids claimed,
     references noted); then what needs every record known (the thesaurus's words, the players' questions,
     the references); then the records are ordered and numbered."""
-    files = files if files is not None else _data_files(root)
+    files = files if files is not None else data_files(root)
     _check_tree(root, files)
     load = _Loading(root)
     for path, doc in _read_files(load, files):
@@ -634,7 +470,7 @@ def parse_with_draft(root: Path | str | None, draft: Path | str, display: str | 
     lines). Returns (corpus, the draft's ruling ids in order, the ids it corrects). Never cached."""
     from .yamlio import read_yaml
 
-    root, files, _stem = _paths(root)
+    root, files, _stem = locate(root)
     display = display or str(draft)
     _check_tree(root, files)
     load = _Loading(root)
@@ -1218,6 +1054,11 @@ def _check_synonym_terms(corpus: Corpus, problems: list) -> None:
 # A corpus given in advance (flamer_ref.searchindex.preload: the prebuilt data `flamer site` ships to the
 # browser): load() answers the default data tree from it, parsing no YAML.
 _PREBUILT: dict = {}
+
+
+def preloaded() -> bool:
+    """Is the default data tree's corpus the prebuilt data given to preload_corpus (the browser's engine)?"""
+    return bool(_PREBUILT)
 
 
 def preload_corpus(corpus: Corpus | None) -> None:

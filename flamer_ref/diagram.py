@@ -526,11 +526,52 @@ def move_boards(data: dict, ids: str = "") -> dict:
                  for e in applied]
     errors = data.get("errors") or []
     refused = {e.get("move"): e for e in errors if e.get("move") is not None}
-    applied_idx = {e.get("move") for e in applied}
-    cut_of = {e.get("move"): e.get("cut") for e in applied if e.get("cut")}
-    board_cells = list(board.get("cells") or [])
+    board_cells, layout, dotted = _move_layout(data, board, pieces, positions, moves, errors)
     sea = set(board.get("sea") or [])
     homes = board.get("homes") or {}
+    tokens = _Tokens(layout, pieces, colours, piece_names(data))
+    activated = []
+    for e in data.get("events", []):
+        if e.get("type") == "activate":
+            activated = list(e.get("cells") or [])
+
+    # ----- before: start positions, activated cells, every declared path
+    pre = f"{ids}mvb"
+    highlight = {c: "#fff3c4" for c in activated}
+    items = [rect(0, 0, layout.w, layout.h, fill=PAPER)]
+    items += _board_cells(layout, set(board_cells), sea, homes, colours, highlight, dotted)
+    for c in activated:
+        if layout.centre(c) is not None:
+            items += _badge(*layout.badge_at(c), "activated", "#b98900")
+    start = {pid: p.get("from") for pid, p in pieces.items()}
+    token_xy: dict[str, tuple[float, float]] = {}
+    token_items = tokens.at(start, pre, spots_out=token_xy)
+    paths, groups = _move_paths(moves, pieces, start, {e.get("move") for e in applied},
+                                {e.get("move"): e.get("cut") for e in applied if e.get("cut")})
+    arrows, marks = _path_marks(paths, groups, layout, start, token_xy, pieces, colours, pre, refused)
+    items += arrows + token_items + marks
+    before = {"id": pre, "w": _r(layout.w), "h": _r(layout.h), "items": items, "defs": _defs(pre, colours)}
+
+    # ----- after: final positions, encounter cells
+    pre = f"{ids}mva"
+    enc = list(data.get("encounters") or [])
+    items = [rect(0, 0, layout.w, layout.h, fill=PAPER)]
+    items += _board_cells(layout, set(board_cells), sea, homes, colours, {c: "#fde2d8" for c in enc}, dotted)
+    items += tokens.at(positions, pre)
+    for c in enc:
+        if layout.centre(c) is not None:
+            items += _badge(*layout.badge_at(c), "encounter", RED)
+    after = {"id": pre, "w": _r(layout.w), "h": _r(layout.h), "items": items, "defs": _defs(pre, colours)}
+    listed = [{"no": tokens.numbers[pid], "id": pid, **p, "name": tokens.names.get(pid, pid), "to": positions.get(pid),
+               "colour": colours.get(p.get("side"), GREY)} for pid, p in pieces.items()]
+    return {"before": before, "after": after, "tokens": listed, "legend": legend(colours)}
+
+
+def _move_layout(data: dict, board: dict, pieces: dict, positions: dict, moves: list, errors: list):
+    """The cells a move turn's boards draw — the board's, and any other cell the turn names (dotted on a
+    given board; without one, a grid from 0,0 to the furthest cell named) — and their layout:
+    (board cells, layout, dotted cells)."""
+    board_cells = list(board.get("cells") or [])
     mentioned = [p.get("from") for p in pieces.values()] + list(positions.values())
     for m in moves:
         mentioned += list(m.get("path") or [])
@@ -548,43 +589,40 @@ def move_boards(data: dict, ids: str = "") -> dict:
             board_cells = [f"{x},{y}" for y in range(my + 1) for x in range(mx + 1)]
             extra = [c for c in extra if c not in board_cells]
     layout = _Layout(board_cells, board.get("adjacency"), extra)
-    dotted = set(extra) if board.get("cells") else set()
-    numbers = {pid: i + 1 for i, pid in enumerate(pieces)}
-    names = piece_names(data)
-    activated = []
-    for e in data.get("events", []):
-        if e.get("type") == "activate":
-            activated = list(e.get("cells") or [])
+    return board_cells, layout, set(extra) if board.get("cells") else set()
 
-    def tokens_at(where: dict[str, str], prefix, spots_out=None):
+
+class _Tokens:
+    """The numbered tokens of a move turn's pieces, placed in their cells (sides in colour order)."""
+
+    def __init__(self, layout, pieces: dict, colours: dict, names: dict):
+        self.layout, self.pieces, self.colours, self.names = layout, pieces, colours, names
+        self.numbers = {pid: i + 1 for i, pid in enumerate(pieces)}
+
+    def at(self, where: dict[str, str], prefix, spots_out=None) -> list:
+        """The tokens of the pieces at `where` (piece → cell); spots_out gets each one's centre."""
         items = []
         by_cell: dict[str, list[str]] = {}
-        for pid in pieces:
+        for pid in self.pieces:
             c = where.get(pid)
-            if c is not None and layout.centre(c) is not None:
+            if c is not None and self.layout.centre(c) is not None:
                 by_cell.setdefault(c, []).append(pid)
-        side_rank = {s: i for i, s in enumerate(colours)}
+        side_rank = {s: i for i, s in enumerate(self.colours)}
         for c, ids in by_cell.items():
-            ids.sort(key=lambda p: side_rank.get(pieces[p].get("side"), 9))
-            spots, r = layout.slots(c, len(ids))
+            ids.sort(key=lambda p: side_rank.get(self.pieces[p].get("side"), 9))
+            spots, r = self.layout.slots(c, len(ids))
             for pid, (x, y) in zip(ids, spots):
                 if spots_out is not None:
                     spots_out[pid] = (x, y)
-                items += _token(prefix, colours, numbers[pid], names.get(pid, pid), pieces[pid].get("side"),
-                                pieces[pid].get("state"), x, y, r)
+                items += _token(prefix, self.colours, self.numbers[pid], self.names.get(pid, pid),
+                                self.pieces[pid].get("side"), self.pieces[pid].get("state"), x, y, r)
         return items
 
-    # ----- before: start positions, activated cells, every declared path
-    pre = f"{ids}mvb"
-    highlight = {c: "#fff3c4" for c in activated}
-    items = [rect(0, 0, layout.w, layout.h, fill=PAPER)]
-    items += _board_cells(layout, set(board_cells), sea, homes, colours, highlight, dotted)
-    for c in activated:
-        if layout.centre(c) is not None:
-            items += _badge(*layout.badge_at(c), "activated", "#b98900")
-    start = {pid: p.get("from") for pid, p in pieces.items()}
-    token_xy: dict[str, tuple[float, float]] = {}
-    token_items = tokens_at(start, pre, spots_out=token_xy)
+
+def _move_paths(moves: list, pieces: dict, start: dict, applied_idx: set, cut_of: dict) -> tuple[list, dict]:
+    """Each declared path as drawn, from where its piece stood then: (move, cells, went), and the moves that
+    share a drawn path ((cells, went) → move numbers). A move stopped on entering an enemy cell is two
+    paths: the part it went, and the rest, refused."""
     pos = dict(start)
     groups: dict[tuple, list[int]] = {}
     paths = []
@@ -607,6 +645,13 @@ def move_boards(data: dict, ids: str = "") -> dict:
         groups.setdefault((tuple(cells), ok), []).append(m.get("move"))
         if ok:
             pos[pid] = cells[-1]
+    return paths, groups
+
+
+def _path_marks(paths: list, groups: dict, layout, start: dict, token_xy: dict, pieces: dict, colours: dict,
+                pre: str, refused: dict) -> tuple[list, list]:
+    """The arrows of the paths (side's colour; refused: dashed red), identical paths side by side, and one
+    label per group of them (refused: a red ✕ where the move was stopped): (arrows, marks)."""
     seen: dict[tuple, int] = {}
     arrows, marks = [], []
     for m, cells, ok in paths:
@@ -645,22 +690,7 @@ def move_boards(data: dict, ids: str = "") -> dict:
                           line(lx - 7, ly + 7, lx + 7, ly - 7, stroke=RED, sw=3)]
             marks.append(text(lx + 9, ly - 9, word="move-no", args={"nums": nums, "refused": not ok}, size=10,
                               weight="bold", fill=RED if not ok else INK, cls="halo"))
-    items += arrows + token_items + marks
-    before = {"id": pre, "w": _r(layout.w), "h": _r(layout.h), "items": items, "defs": _defs(pre, colours)}
-
-    # ----- after: final positions, encounter cells
-    pre = f"{ids}mva"
-    enc = list(data.get("encounters") or [])
-    items = [rect(0, 0, layout.w, layout.h, fill=PAPER)]
-    items += _board_cells(layout, set(board_cells), sea, homes, colours, {c: "#fde2d8" for c in enc}, dotted)
-    items += tokens_at(positions, pre)
-    for c in enc:
-        if layout.centre(c) is not None:
-            items += _badge(*layout.badge_at(c), "encounter", RED)
-    after = {"id": pre, "w": _r(layout.w), "h": _r(layout.h), "items": items, "defs": _defs(pre, colours)}
-    tokens = [{"no": numbers[pid], "id": pid, **p, "name": names.get(pid, pid), "to": positions.get(pid),
-               "colour": colours.get(p.get("side"), GREY)} for pid, p in pieces.items()]
-    return {"before": before, "after": after, "tokens": tokens, "legend": legend(colours)}
+    return arrows, marks
 
 
 def victory_board(data: dict, ids: str = "") -> dict:

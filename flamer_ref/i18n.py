@@ -402,12 +402,12 @@ def json_error(message: str, code: str, inner: dict | None = None, **extra) -> s
     """The --json form of an error: one object, `error` first (`inner`: more keys inside it)."""
     obj = {"error": {"message": message, "code": code, **(inner or {})}}
     obj.update({k: v for k, v in extra.items() if v is not None})
-    from .terminal import json_text
+    from .cleantext import json_text
 
     return json_text(obj)
 
 
-def _wants_json(argv: list[str]) -> bool:
+def wants_json(argv: list[str]) -> bool:
     args = argv[: argv.index("--")] if "--" in argv else argv
     return "--json" in args
 
@@ -471,7 +471,7 @@ def run(app, prog_name: str = "flamer") -> None:
     by the commands (exit 1), and never a traceback."""
     fix_argv()
     argv = sys.argv[1:]
-    as_json = _wants_json(argv)
+    as_json = wants_json(argv)
     if not _normalise_complete_var(prog_name):
         sys.exit(1)
     try:
@@ -482,7 +482,7 @@ def run(app, prog_name: str = "flamer") -> None:
         return
 
     def fail(message: str, code: str, exit_code: int, tail: str = "", head: str = "") -> None:
-        from .terminal import clean
+        from .cleantext import clean
 
         sys.stderr.write(clean(head + message) + "\n" + tail)
         if as_json:

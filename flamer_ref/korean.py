@@ -139,6 +139,28 @@ def _jamo_loop(text: str) -> str:
     return "".join(out)
 
 
+def compose(j: str) -> str:
+    """Jamo (keystroke form) back to Hangul syllables, for showing a vocabulary word."""
+    pairs = {v: k for k, v in _KEYSTROKES.items()}
+    out, i, n = [], 0, len(j)
+    while i < n:
+        c = j[i]
+        if c in _CHO and i + 1 < n and j[i + 1] in VOWELS:
+            v, i = j[i + 1], i + 2
+            if i < n and j[i] in VOWELS and pairs.get(v + j[i], "-") in _JUNG:
+                v, i = pairs[v + j[i]], i + 1
+            f = ""
+            if i < n and j[i] in _JONG[1:] and not (i + 1 < n and j[i + 1] in VOWELS):
+                f, i = j[i], i + 1
+                if i < n and pairs.get(f + j[i], "-") in _JONG and not (i + 1 < n and j[i + 1] in VOWELS):
+                    f, i = pairs[f + j[i]], i + 1
+            out.append(chr(0xAC00 + (_CHO.index(c) * 21 + _JUNG.index(v)) * 28 + _JONG.index(f)))
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 def choseong(text: str) -> str:
     """The initial consonant of every Hangul syllable (others dropped)."""
     return text.translate(_CHO_MAP)
@@ -193,9 +215,9 @@ def strip_particle(word: str) -> str | None:
 
 # Particles that come only after a vowel, and their forms that come only after a
 # final consonant: 장면이 is 장면 + 이, never 장 + 면이 (after 장 it would be 이면).
-_AFTER_VOWEL = ("는", "가", "를", "와", "로", "로는", "로도", "면", "란", "랑", "라", "라는", "라도", "라면", "야",
+AFTER_VOWEL = ("는", "가", "를", "와", "로", "로는", "로도", "면", "란", "랑", "라", "라는", "라도", "라면", "야",
                 "예요", "며")
-_AFTER_FINAL = ("은", "이", "을", "과", "으로", "으로는", "으로도", "이면", "으면", "이란", "이랑", "이라", "이라는",
+AFTER_FINAL = ("은", "이", "을", "과", "으로", "으로는", "으로도", "이면", "으면", "이란", "이랑", "이라", "이라는",
                 "이라도", "이라면", "이야", "이에요", "이며")
 
 
@@ -208,8 +230,8 @@ def _ending_sets() -> dict:
     if not _SETS:
         _SETS["all"] = frozenset(jamo(e) for e in ENDINGS)
         _SETS["max"] = 2 * max(len(e) for e in _SETS["all"])
-        _SETS["after_vowel"] = frozenset(jamo(e) for e in _AFTER_VOWEL)
-        _SETS["after_final"] = frozenset(jamo(e) for e in _AFTER_FINAL)
+        _SETS["after_vowel"] = frozenset(jamo(e) for e in AFTER_VOWEL)
+        _SETS["after_final"] = frozenset(jamo(e) for e in AFTER_FINAL)
     return _SETS
 
 

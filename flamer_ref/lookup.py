@@ -9,7 +9,7 @@ from .corpus import EXAMPLE_TYPES, FACTIONS, RULING_STATUS, Corpus
 from .errors import Ambiguous, BadInput, NotFound
 from .handles import by_number as _by_number, day_rulings, example_number, faq_number, ruling_ref
 from .korean import josa, quoted
-from .names import norm_name as _norm_name, resolve_name  # noqa: F401 - re-exported (pure; the engine imports names)
+from .names import norm_name, resolve_name
 
 
 def _quoted(value: str, pair: str) -> str:
@@ -299,7 +299,7 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or "\uac00" <= ch <= "\ud7a3" or "\u3131" <= ch <= "\u318e"
 
 
-def _mentions(text: str, words: list[str], longer: list[str]) -> str | None:
+def mentions(text: str, words: list[str], longer: list[str]) -> str | None:
     """The first of `words` that `text` mentions as a word of its own: not the end
     of a longer word (개미 in 벌크업개미), nor part of a longer name (`longer`:
     개미 in 벌크업 개미). Particles after it are fine (폭약은, 개미를)."""
@@ -345,14 +345,14 @@ def card_mentions(corpus: Corpus, card: dict) -> dict:
         for cid in clause_ids:
             cl = corpus.clauses.get(cid)
             if cl is not None:
-                w = _mentions(cl["text"], words, longer)
+                w = mentions(cl["text"], words, longer)
                 if w:
                     return cid, w
         return None, None
 
     rulings_out, faq_out = [], []
     for r in corpus.rulings.values():
-        w = _mentions(f"{r['title']} {r['summary']}", words, longer)
+        w = mentions(f"{r['title']} {r['summary']}", words, longer)
         cid = None
         if w is None:
             cid, w = via_clause(r["clauses"])
@@ -362,7 +362,7 @@ def card_mentions(corpus: Corpus, card: dict) -> dict:
                                 "summary": r["summary"], "mentions": w, "via_clause": cid})
     for f in corpus.faq.values():
         # FAQ entries only where they name the card: a clause's worked example names many cards in passing
-        w = _mentions(" ".join([f["question"], f["answer"], *f.get("keywords", [])]), words, longer)
+        w = mentions(" ".join([f["question"], f["answer"], *f.get("keywords", [])]), words, longer)
         cid = None
         if w is not None:
             faq_out.append({"id": f["id"], "number": faq_number(corpus, f["id"]), "question": f["question"],
@@ -721,8 +721,8 @@ def timing(corpus: Corpus, name: str) -> dict:
     for t in corpus.terms.values():
         for n in (t["term"], *t["aliases"]):
             term_names.setdefault(n, t["id"])
-    exact_term = next((tid for n, tid in term_names.items() if _norm_name(n) == _norm_name(q)), None)
-    exact_card = any(_norm_name(n) == _norm_name(q) for n in names)
+    exact_term = next((tid for n, tid in term_names.items() if norm_name(n) == norm_name(q)), None)
+    exact_card = any(norm_name(n) == norm_name(q) for n in names)
     if exact_term is not None and not exact_card:
         return _term_timing(corpus, name, exact_term, corrected=False, strict=True)
     try:

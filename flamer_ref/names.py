@@ -1,7 +1,8 @@
 """Typed names → the names they mean: exact, 초성, 영문 자판, part of a name, or close by
-spelling (rapidfuzz on jamo). Pure: no files, no corpus — the caller passes the names. Used by
-the lookups (`flamer card`, `flamer term`, lookup.py re-exports it) and by the engine's scenario
-parser (a card name in a scenario file, engine/scenario.resolve_card)."""
+spelling (rapidfuzz on jamo). Pure: no files, no corpus — the caller passes the names. Its own room,
+under everything that reads a typed name — the lookups (`flamer card`, `flamer term`: lookup.py), the
+one-line fight (oneliner.py), the engine's scenario parser (a card name in a scenario file,
+engine/scenario.resolve_card) — and above errors.py and korean.py alone."""
 
 from __future__ import annotations
 

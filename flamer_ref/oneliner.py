@@ -12,13 +12,14 @@ and (전투) cards come from options in the same small language:
 
 The result is a plain scenario mapping (English keys, as a scenario file
 would hold) plus the notices to show. Nothing here resolves anything: the
-scenario goes through the same parser and engine as `flamer simulate`, so
-`fight --json` equals `simulate --json` of the scenario that `--save` writes
-(plus `player_stats` when the player gave values, and `link` with --link).
+scenario goes through the same parser and engine as `flamer simulate`
+(flamer_ref/dispute.py), so `fight --json` equals `simulate --json` of the
+scenario that `--save` writes (plus `player_stats` when the player gave values,
+and `link` with --link).
 
 Stats the card data leaves unknown (미상) stay unknown in the scenario: the
-CLI runs the engine, and what the engine reads to decide and nobody gave is
-what it asks for (`needs`, `supply`) — card by card, as `--stat "개미 hp 2"`
+engine's run tells what it reads to decide and nobody gave, and that is what
+the fight asks for (`needs`, `supply`) — card by card, as `--stat "개미 hp 2"`
 (`apply_stats`) gives it; those values are recorded as the player's own
 (`Fight.player`), never as card data.
 """
@@ -256,7 +257,7 @@ def _exact_card(corpus, name: str) -> str | None:
 
 def _resolve_card(corpus, typed: str, where: str, notices: list[dict], pieces_only: bool) -> str:
     """A typed card name → the card, as `flamer card` resolves it (a correction becomes a notice)."""
-    from .lookup import resolve_name
+    from .names import resolve_name
 
     exact = _exact_card(corpus, typed)
     if exact:
@@ -402,7 +403,7 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
                        *((f"--battle #{i}", t) for i, t in enumerate(battles or (), 1))):
         bad = next((i for i, ch in enumerate(text) if ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0), None)
         if bad is not None:  # a control character the user could not see: say which and where, not 'YAML'
-            from .terminal import clean
+            from .cleantext import clean
 
             raise BadInput(f"{what}: {bad + 1}번째 글자에 제어 문자({clean(text[bad])})가 있습니다. 지우고 다시 적으세요.")
     # what a Korean IME types in full-width mode, and other scripts' digits, read as ASCII (digits.fold):
@@ -416,23 +417,51 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
     cell = "".join(cell.split())
     left, right = split_sides(line)
     (acode, ltext), (dcode, rtext) = _side_prefix(left), _side_prefix(right)
-    groups = []
-    for role, text in (("공격자", ltext), ("수비자", rtext)):
-        specs = []
-        for p in _pieces(text):
-            card = None
-            have_all = all(k in p.stats for k in ("lv", "hp", "atk"))
-            exact = _exact_card(corpus, p.name)
-            if exact and corpus.cards[exact]["type"] != "piece":  # a special card is never a piece
-                raise BadInput(f"{role}: {_q(exact, '은/는')} 특수카드라 기물이 될 수 없습니다. 기물 카드 이름을 적으세요.")
-            if exact:
-                card = exact
-            elif not have_all:
-                card = _resolve_card(corpus, p.name, role, notices, pieces_only=True)
-            specs.append((p, card))
-        groups.append(specs)
+    groups = [_side_cards(corpus, role, text, notices) for role, text in (("공격자", ltext), ("수비자", rtext))]
+    acode, dcode, roles = _side_codes(corpus, groups, acode, dcode)
+    cells, doc_pieces, typed = _cell_pieces(cell, (acode, dcode), groups)
+    if len(cells[cell][acode]) > 3 or len(cells[cell][dcode]) > 3:
+        side = acode if len(cells[cell][acode]) > 3 else dcode
+        role = "공격자" if side == acode else "수비자"  # the line names sides by where they stand, not by code
+        raise BadInput(f"{role}({side}) 기물이 {len(cells[cell][side])}기입니다. 한 셀에 한 진영은 3기까지입니다 ({_rule_no('move.limit')}).")
 
-    # side codes: written (`DGM: …`), else the one faction each side's cards share, else 공격/수비
+    doc: dict = {"kind": "combat", "title": line.strip(), "attacker": acode}
+    if as_of:
+        doc["as_of"] = as_of
+    doc["cells"] = cells
+    sides = (acode, dcode)
+    for key, texts, opt in (("battle_cards", battles, "--battle"), ("response", responses, "--response")):
+        items = [parse_declaration(corpus, t, sides, doc_pieces, cell, f"{opt} #{i + 1}", notices)
+                 for i, t in enumerate(texts or [])]
+        if items:
+            doc[key] = items
+    # keep the scenario's own key order: response before battle_cards, as files usually read
+    if "battle_cards" in doc:
+        doc["battle_cards"] = doc.pop("battle_cards")
+    return Fight(doc=doc, notices=notices, typed=typed, roles=roles)
+
+
+def _side_cards(corpus, role: str, text: str, notices: list[dict]) -> list[tuple[_PieceText, str | None]]:
+    """One side's pieces as written, each with its card (None: an ad-hoc piece, all of lv, hp and atk given
+    and no card by that name); a name read as another card's is a notice."""
+    specs = []
+    for p in _pieces(text):
+        card = None
+        have_all = all(k in p.stats for k in ("lv", "hp", "atk"))
+        exact = _exact_card(corpus, p.name)
+        if exact and corpus.cards[exact]["type"] != "piece":  # a special card is never a piece
+            raise BadInput(f"{role}: {_q(exact, '은/는')} 특수카드라 기물이 될 수 없습니다. 기물 카드 이름을 적으세요.")
+        if exact:
+            card = exact
+        elif not have_all:
+            card = _resolve_card(corpus, p.name, role, notices, pieces_only=True)
+        specs.append((p, card))
+    return specs
+
+
+def _side_codes(corpus, groups: list, acode: str | None, dcode: str | None) -> tuple[str, str, dict]:
+    """The two sides' codes: written (`DGM: …`), else the one faction each side's cards share, else 공격/수비
+    (FALLBACK_SIDES, then the roles people read for them: {code: "attacker" | "defender"})."""
     def faction(specs):
         fs = {corpus.cards[c]["faction"] for _, c in specs if c} - {None}  # unknown factions do not disagree
         return next(iter(fs)) if len(fs) == 1 else None
@@ -449,15 +478,20 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
         roles[dcode] = "defender"
     if acode == dcode:
         raise BadInput(f"두 편의 진영 코드가 같습니다 ({acode}). 서로 다른 코드를 적으세요.")
+    return acode, dcode, roles
 
-    # ids: the card (or ad-hoc) name; numbered when a name occurs more than once in the fight
+
+def _cell_pieces(cell: str, codes: tuple[str, str], groups: list) -> tuple[dict, list[dict], dict[str, str]]:
+    """The fight's cell with each side's pieces (scenario keys), the pieces with their sides (for the
+    declarations), and piece id → the name typed. An id is the card (or ad-hoc) name, numbered when the
+    name occurs more than once in the fight."""
     labels = [p.name if card is None else card for specs in groups for p, card in specs for _ in range(p.count)]
     repeated = {n for n in labels if labels.count(n) > 1}
     seen: dict[str, int] = {}
     cells: dict = {cell: {}}
     doc_pieces: list[dict] = []
     typed: dict[str, str] = {}
-    for code, specs in zip((acode, dcode), groups):
+    for code, specs in zip(codes, groups):
         plist = []
         for p, card in specs:
             for _ in range(p.count):
@@ -480,25 +514,7 @@ def build(corpus, line: str, responses: list[str] | None = None, battles: list[s
                 plist.append(piece)
                 doc_pieces.append(dict(piece, _side=code))
         cells[cell][code] = plist
-    if len(cells[cell][acode]) > 3 or len(cells[cell][dcode]) > 3:
-        side = acode if len(cells[cell][acode]) > 3 else dcode
-        role = "공격자" if side == acode else "수비자"  # the line names sides by where they stand, not by code
-        raise BadInput(f"{role}({side}) 기물이 {len(cells[cell][side])}기입니다. 한 셀에 한 진영은 3기까지입니다 ({_rule_no('move.limit')}).")
-
-    doc: dict = {"kind": "combat", "title": line.strip(), "attacker": acode}
-    if as_of:
-        doc["as_of"] = as_of
-    doc["cells"] = cells
-    sides = (acode, dcode)
-    for key, texts, opt in (("battle_cards", battles, "--battle"), ("response", responses, "--response")):
-        items = [parse_declaration(corpus, t, sides, doc_pieces, cell, f"{opt} #{i + 1}", notices)
-                 for i, t in enumerate(texts or [])]
-        if items:
-            doc[key] = items
-    # keep the scenario's own key order: response before battle_cards, as files usually read
-    if "battle_cards" in doc:
-        doc["battle_cards"] = doc.pop("battle_cards")
-    return Fight(doc=doc, notices=notices, typed=typed, roles=roles)
+    return cells, doc_pieces, typed
 
 
 # --------------------------------------------------------- player's stats ----
@@ -562,7 +578,7 @@ def apply_stats(corpus, fight: Fight, specs: list[str] | None) -> None:
         where = f"--stat #{i}"
         bad = next((j for j, ch in enumerate(text) if ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0), None)
         if bad is not None:
-            from .terminal import clean
+            from .cleantext import clean
 
             raise BadInput(f"{where}: {bad + 1}번째 글자에 제어 문자({clean(text[bad])})가 있습니다. 지우고 다시 적으세요.")
         text = fold(text)  # 개미 hp ２ is 개미 hp 2 (digits.fold)
@@ -713,28 +729,9 @@ def relocate(exc, fight: Fight, display: str = "flamer fight"):
     return exc
 
 
-def needed_stats(scn, corpus, built, as_of: str | None, compare: str | None) -> list:
-    """The stats the card data leaves unknown that this fight's answer reads: the engine runs as the
-    answer will (each date of --compare, each ruling it forces) with the unknown stats left unknown,
-    and a stat it needs stops it (stat-unknown; every tied piece's at once). Nothing else is looked at:
-    an error of another kind (a forbidden declaration) is left to the answer itself, after --save."""
-    from . import runner
-    from .errors import FlamerError
-
-    try:
-        if compare:
-            runner.compare(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare, needs=True)
-        else:
-            runner.run(scn, corpus, as_of)
-    except FlamerError as exc:
-        if runner.is_need(exc):
-            return needs(built, exc)
-    return []
-
-
 def check_same(yaml_text: str, built) -> None:
-    """The file fight writes and runs holds the scenario built from the line and nothing else: read
-    back, it is exactly that data (no argument text became structure). A difference is a bug."""
+    """The file `fight --save` writes holds the scenario resolved, built from the line, and nothing else:
+    read back, it is exactly that data (no argument text became structure). A difference is a bug."""
     from .yamlio import parse_text, plain
 
     if plain(parse_text(yaml_text, "flamer fight")) != korean_doc(built.doc):

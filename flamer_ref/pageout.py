@@ -51,7 +51,7 @@ def write_page(text: str, fmt: str, output: Optional[str], progress=None) -> tup
     Returns (the PDF's pages or None, the bytes written). progress: html_to_pdf's progress callback."""
     from pathlib import Path
 
-    from .terminal import clean
+    from .cleantext import clean
 
     text = clean(text, html=fmt != "md")  # a page carries no raw control characters (autoescape keeps ESC)
     if fmt == "pdf":

@@ -43,6 +43,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html import unescape
 from html.parser import HTMLParser
@@ -766,95 +767,118 @@ def html_to_pdf(html: str, out_path, *, base_url=None, progress=None) -> int:
             raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({os_reason(exc)}).") from None
     facts = scan(html)
     fetcher = weasyprint.URLFetcher(allowed_protocols={"data", "file"}, timeout=5)
+    with _quiet_logs():
+        try:
+            document = _laid_out(weasyprint, html, facts, font, fetcher, base_url, progress)
+            if progress is not None:
+                progress("write", len(document.pages))
+            if tmp is None:
+                document.write_pdf(out_path)
+            else:
+                _put_in_place(document, tmp, out)
+                tmp = None
+            return len(document.pages)
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+
+
+@contextmanager
+def _quiet_logs():
+    """WeasyPrint's and fontTools' English notes (CSS it skips and the like) kept from the reader, unless
+    FLAMER_DEBUG; the loggers as they were afterwards."""
     loggers = [logging.getLogger(name) for name in ("weasyprint", "weasyprint.progress", "fontTools")]
     saved = [(lg.level, lg.propagate) for lg in loggers]
     quiet = logging.NullHandler()
-    if not os.environ.get("FLAMER_DEBUG"):  # English notes on CSS it skips and the like: not for the reader
+    if not os.environ.get("FLAMER_DEBUG"):
         for lg in loggers:
             lg.addHandler(quiet)
             lg.setLevel(logging.CRITICAL)
             lg.propagate = False
-    steps = logging.getLogger("weasyprint.progress")
-    step_level = steps.level
     try:
-        split = split_index(html)
-        css = weasyprint.CSS(string=pdf_stylesheet(facts, font), url_fetcher=fetcher)
-
-        def layout(source: str, step: str, extra_css: str = ""):
-            handler = None
-            if progress is not None:
-                handler = _LayoutProgress(progress, step)
-                steps.addHandler(handler)
-                steps.setLevel(logging.INFO)
-            try:
-                sheets = [css] + ([weasyprint.CSS(string=extra_css, url_fetcher=fetcher)] if extra_css else [])
-                doc = weasyprint.HTML(string=svg_fonts(keep_words(source), font),
-                                      base_url=str(base_url) if base_url else None, url_fetcher=fetcher)
-                return doc.render(stylesheets=sheets), doc.etree_element
-            finally:
-                if handler is not None:
-                    steps.removeHandler(handler)
-                    steps.setLevel(step_level if os.environ.get("FLAMER_DEBUG") else logging.CRITICAL)
-
-        source = split.main if split else html
-        document, root = layout(source, "layout")
-        heights: dict[int, float] = {}
-        for _ in range(FIT_ROUNDS):  # a figure that moved on and left its page less than half full: fit it in
-            more = fit_figures(document, root, heights)
-            if not more:
-                break
-            heights.update(more)
-            document, root = layout(with_figure_heights(source, heights), "refit")
-        if split is not None:
-            pages = anchor_pages(document)
-            first = pages.get(split.anchor)
-            if first is not None:
-                # a first page to drop (so that the index's first page is no :first page), numbered
-                # one before the index's heading page; the index's own pages follow it
-                index, _ = layout(split.before + '<div style="break-after: page"></div>'
-                                  + paginate_index(split.index, pages) + split.after, "index",
-                                  f"@page :first {{ counter-reset: page {first - 1}; }}")
-                document = document.copy(document.pages[:first - 1] + index.pages[1:])
-        for page in document.pages:  # a label taken from the text (content()) has the word joiners
-            page.bookmarks = [(level, label.replace(WORD_JOINER, ""), *rest)
-                              for level, label, *rest in page.bookmarks]
-        if progress is not None:
-            progress("write", len(document.pages))
-        if tmp is None:
-            document.write_pdf(out_path)
-        else:
-            try:
-                document.write_pdf(tmp)
-                try:  # a PDF replaced keeps its permission bits (outfile.write_text's rule)
-                    st = os.lstat(out)
-                    mode = st.st_mode & 0o777 if stat.S_ISREG(st.st_mode) else None
-                except OSError:
-                    mode = None
-                if mode is None:
-                    umask = os.umask(0)
-                    os.umask(umask)
-                    mode = 0o666 & ~umask  # mkstemp made it private; a PDF is for sharing
-                os.chmod(tmp, mode)
-                # the rename replaces whatever is at out: only ever a regular file (never a link, a
-                # device, a FIFO or a folder), checked again now, after the rendering
-                from .outfile import check_target
-
-                check_target(str(out), "-o", "PDF 파일")
-                os.replace(tmp, out)
-            except OSError as exc:
-                from .errors import os_reason
-
-                kept = " 원래 파일은 그대로입니다." if os.path.isfile(out) else ""
-                raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({os_reason(exc)}).{kept}") from None
-            tmp = None
-        return len(document.pages)
+        yield
     finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
         for lg, (level, propagate) in zip(loggers, saved):
             lg.removeHandler(quiet)
             lg.setLevel(level)
             lg.propagate = propagate
+
+
+def _laid_out(weasyprint, html: str, facts, font, fetcher, base_url, progress):
+    """The document laid out for print (see html_to_pdf): figures fitted, the index given its pages, the
+    bookmarks' labels without word joiners."""
+    steps = logging.getLogger("weasyprint.progress")
+    step_level = steps.level
+    split = split_index(html)
+    css = weasyprint.CSS(string=pdf_stylesheet(facts, font), url_fetcher=fetcher)
+
+    def layout(source: str, step: str, extra_css: str = ""):
+        handler = None
+        if progress is not None:
+            handler = _LayoutProgress(progress, step)
+            steps.addHandler(handler)
+            steps.setLevel(logging.INFO)
+        try:
+            sheets = [css] + ([weasyprint.CSS(string=extra_css, url_fetcher=fetcher)] if extra_css else [])
+            doc = weasyprint.HTML(string=svg_fonts(keep_words(source), font),
+                                  base_url=str(base_url) if base_url else None, url_fetcher=fetcher)
+            return doc.render(stylesheets=sheets), doc.etree_element
+        finally:
+            if handler is not None:
+                steps.removeHandler(handler)
+                steps.setLevel(step_level if os.environ.get("FLAMER_DEBUG") else logging.CRITICAL)
+
+    source = split.main if split else html
+    document, root = layout(source, "layout")
+    heights: dict[int, float] = {}
+    for _ in range(FIT_ROUNDS):  # a figure that moved on and left its page less than half full: fit it in
+        more = fit_figures(document, root, heights)
+        if not more:
+            break
+        heights.update(more)
+        document, root = layout(with_figure_heights(source, heights), "refit")
+    if split is not None:
+        pages = anchor_pages(document)
+        first = pages.get(split.anchor)
+        if first is not None:
+            # a first page to drop (so that the index's first page is no :first page), numbered
+            # one before the index's heading page; the index's own pages follow it
+            index, _ = layout(split.before + '<div style="break-after: page"></div>'
+                              + paginate_index(split.index, pages) + split.after, "index",
+                              f"@page :first {{ counter-reset: page {first - 1}; }}")
+            document = document.copy(document.pages[:first - 1] + index.pages[1:])
+    for page in document.pages:  # a label taken from the text (content()) has the word joiners
+        page.bookmarks = [(level, label.replace(WORD_JOINER, ""), *rest)
+                          for level, label, *rest in page.bookmarks]
+    return document
+
+
+def _put_in_place(document, tmp: str, out: Path) -> None:
+    """The PDF written to `tmp` (beside the target) and renamed over `out`, keeping the permission bits of the
+    file it replaces (outfile.write_text's rule; a new one: as the umask says, mkstemp made it private and
+    a PDF is for sharing). The rename replaces only ever a regular file (never a link, a device, a FIFO or
+    a folder), checked again now, after the rendering."""
+    try:
+        document.write_pdf(tmp)
+        try:
+            st = os.lstat(out)
+            mode = st.st_mode & 0o777 if stat.S_ISREG(st.st_mode) else None
+        except OSError:
+            mode = None
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        from .outfile import check_target
+
+        check_target(str(out), "-o", "PDF 파일")
+        os.replace(tmp, out)
+    except OSError as exc:
+        from .errors import os_reason
+
+        kept = " 원래 파일은 그대로입니다." if os.path.isfile(out) else ""
+        raise PdfError(f"{out}: PDF 파일을 쓸 수 없습니다 ({os_reason(exc)}).{kept}") from None

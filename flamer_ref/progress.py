@@ -39,7 +39,7 @@ class Progress:
         if not force and (text == self._text or now - self._last < self._interval):
             return
         from .korean import clip, display_width
-        from .terminal import clean
+        from .cleantext import clean
 
         width = max(10, shutil.get_terminal_size((80, 24)).columns - 1)
         line = clip(clean(" ".join(str(text).split())), width)

@@ -2,14 +2,18 @@
 functions returning JSON-ready dicts: compare two dates, enumerate combat
 orders, check the corpus examples, and collect the clause titles a template
 needs to cite decisions. It sits above the engine (flamer_ref/engine/, pure: no files, no
-sentences): every result it returns has the Korean `message` of its errors and gaps filled by the
-templates (render.word_result), as the JSON contract wants."""
+sentences). The answers come twice: `answer_data`, `compare_data`, `result_data` as the engine gives
+them, whose words the edge makes once (flamer_ref/answer.py, render.word_result), and `answer`, `compare`,
+`result_json` with the Korean `message` of their errors and gaps already filled by the templates, as the
+JSON contract wants."""
 
 from __future__ import annotations
 
 import gc
 import json
+from collections.abc import Mapping
 from contextlib import contextmanager
+from enum import Enum
 from typing import Any
 
 from .engine import SUPPORTED_KINDS
@@ -35,9 +39,15 @@ def gc_paused():
             gc.enable()
 
 
+def result_data(scn, corpus, as_of: str | None = None) -> dict:
+    """A parsed scenario of any kind → its result JSON as the engine gives it: no words yet (the edge words
+    it once, render.word_result)."""
+    return run(scn, corpus, as_of).to_json()
+
+
 def result_json(scn, corpus, as_of: str | None = None) -> dict:
     """A parsed scenario of any kind → its result JSON with the Korean messages (what --json prints)."""
-    return word_result(run(scn, corpus, as_of).to_json())
+    return word_result(result_data(scn, corpus, as_of))
 
 
 def _json(scn_obj, file: str, corpus, as_of: str | None) -> dict:
@@ -177,7 +187,8 @@ def changes(a: dict | None, b: dict | None, da: str, db: str) -> list[dict]:
     """What differs between two combat results, as structured items (dates da, db) — not JSON paths:
     ``validity`` (resolves at one date only), ``cell`` (outcome of a combat cell), ``declaration`` (a
     declaration's effect lands at one date and fizzles or is never resolved at the other), ``piece`` (where a
-    piece ended), ``unresolved`` (gaps reported at one date only)."""
+    piece ended), ``unresolved`` (gaps reported at one date only: their words are the results' own, which
+    render.word_result copies in)."""
     from .verdict import cell_status
 
     out: list[dict] = []
@@ -208,17 +219,9 @@ def changes(a: dict | None, b: dict | None, da: str, db: str) -> list[dict]:
     only_a = [ua[k] for k in ua if k not in ub]
     only_b = [ub[k] for k in ub if k not in ua]
     if only_a or only_b:
-        out.append({"what": "unresolved", da: [{"reason": u["reason"], "cell": u.get("cell"), "message": u["message"]}
-                                               for u in only_a],
-                    db: [{"reason": u["reason"], "cell": u.get("cell"), "message": u["message"]} for u in only_b]})
+        out.append({"what": "unresolved", da: [{"reason": u["reason"], "cell": u.get("cell")} for u in only_a],
+                    db: [{"reason": u["reason"], "cell": u.get("cell")} for u in only_b]})
     return out
-
-
-def _try(scn: Scenario, corpus, **kw) -> tuple[dict | None, str | None]:
-    try:
-        return word_result(simulate(scn, corpus, **kw).to_json()), None
-    except (DataError, Forbidden) as exc:
-        return None, exc.message
 
 
 _TURN_OUTCOME = {"move": ("valid", "positions", "encounters", "errors"),
@@ -268,6 +271,8 @@ class _Resolutions:
     def __init__(self, scn: Scenario, corpus, needs: bool = False):
         self.scn, self.corpus, self.needs = scn, corpus, needs
         self.done: list[tuple[str, dict | None, Any]] = []
+        #: date → the error that refused the scenario there (raised again when no date resolves)
+        self.refused: dict[str, FlamerError] = {}
 
     def _failed(self, exc) -> str:
         """The message of a run the rules or the file refuse; with `needs`, a stat the run needs but
@@ -291,12 +296,15 @@ class _Resolutions:
         self.done.append((as_of, overrides, res))
         return res
 
-    def worded(self, as_of: str) -> tuple[dict | None, str | None]:
-        """As _try: the result JSON with its words, or the error's message."""
+    def data(self, as_of: str) -> tuple[dict | None, str | None]:
+        """The result JSON at `as_of` (no words yet), or the message of the error that refused it (kept in
+        `refused`)."""
         try:
-            return word_result(self.result(as_of).to_json()), None
+            return self.result(as_of).to_json(), None
         except (DataError, Forbidden) as exc:
-            return None, self._failed(exc)
+            message = self._failed(exc)
+            self.refused.setdefault(as_of, exc)
+            return None, message
 
     def outcome(self, as_of: str, overrides: dict) -> tuple[dict | None, str | None]:
         """As _outcome_run: the parts outcome() reads, or the error's message."""
@@ -315,15 +323,20 @@ def is_need(exc) -> bool:
 
 def compare(scn, corpus, base: str, other: str, needs: bool = False) -> dict:
     """Resolve at two dates; list the differences and the rulings that make them (any kind:
-    a combat by its outcome and each ruling forced alone, the other kinds by compare_turn).
+    a combat by its outcome and each ruling forced alone, the other kinds by compare_turn), worded.
 
     needs: raise the DataError of a stat needed but unknown (is_need) from any of the runs instead of
     reporting it as that date's error (flamer fight asks for such values)."""
+    return word_result(compare_data(scn, corpus, base, other, _Resolutions(scn, corpus, needs)))
+
+
+def compare_data(scn, corpus, base: str, other: str, runs: "_Resolutions") -> dict:
+    """compare() before its words: a combat's results as the engine gives them (`runs` resolves them, each
+    course of the rules once, and keeps what refused a date); the other kinds as compare_turn words them."""
     if scn.kind != "combat":
         return compare_turn(scn, corpus, base, other)
-    runs = _Resolutions(scn, corpus, needs)
-    a, ea = runs.worded(base)
-    b, eb = runs.worded(other)
+    a, ea = runs.data(base)
+    b, eb = runs.data(other)
     lo, hi = sorted((base, other))
     between = [r for r in corpus.rulings.values() if lo < r["date"] <= hi]
     consulted = set((a or {}).get("rulings_consulted", [])) | set((b or {}).get("rulings_consulted", []))
@@ -421,7 +434,7 @@ def _budget_cut(res: dict | None) -> bool:
 
 def _outcome_run(scn: Scenario, corpus, as_of: str | None, order=None, work: list | None = None,
                  overrides: dict | None = None) -> tuple[dict | None, str | None]:
-    """One resolution (as _try): the parts outcome() reads (and as_of), not the events nor their words."""
+    """One resolution: the parts outcome() reads (and as_of), not the events nor their words."""
     try:
         r = simulate(scn, corpus, as_of=as_of, combat_order=order or None, work=work, overrides=overrides)
     except (DataError, Forbidden) as exc:
@@ -431,12 +444,28 @@ def _outcome_run(scn: Scenario, corpus, as_of: str | None, order=None, work: lis
 
 def _light(r) -> dict:
     """The parts of a CombatResult's JSON that outcome() reads (and as_of): no events, no words."""
-    from .engine.result import _thaw
-
     return {"as_of": r.as_of, "cells": {c.cell: c.to_json() for c in r.cells},
             "prisoners": {s: list(v) for s, v in r.prisoners.items()}, "fragments": list(r.fragments),
             "removed": list(r.removed), "positions": dict(r.positions),
             "unresolved": [_thaw(u) for u in r.unresolved]}
+
+
+_LEAF = frozenset({str, int, float, bool, type(None)})
+
+
+def _thaw(v):
+    """A frozen part of a result (mapping proxies, tuples, enums: engine/result.py) as the JSON values its
+    to_json gives: what the views made without the events read."""
+    t = type(v)
+    if t in _LEAF:
+        return v
+    if isinstance(v, Mapping):
+        return {k: x if type(x) in _LEAF else _thaw(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return [x if type(x) in _LEAF else _thaw(x) for x in v]
+    if isinstance(v, Enum):
+        return v.value
+    return v
 
 
 def _resolved(orders: list, classes: list | None, run):
@@ -704,8 +733,6 @@ def _verdict_key(res: dict) -> str:
 def _verdict_view(res) -> dict:
     """What _verdict_key reads of a result (its outcome and its gaps), made without the events — most of a
     big result's JSON and of the time to_json takes."""
-    from .engine.result import _thaw
-
     if res.kind == "combat":
         return {"kind": "combat", "cells": {c.cell: c.to_json() for c in res.cells},
                 "prisoners": {s: list(v) for s, v in res.prisoners.items()}, "fragments": list(res.fragments),
@@ -773,25 +800,38 @@ def by_value(scn, corpus, file: str, as_of: str | None, exc: DataError) -> dict 
 
 def answer(scn, corpus, *, file: str, as_of: str | None = None, compare_with: str | None = None,
            all_branches: bool = False) -> dict:
-    """The answer object of `flamer simulate` / `flamer fight` for a parsed scenario: with `compare_with`, the
-    same scenario at two dates; with `all_branches`, every order of play the file leaves open (a round's
-    or a game's first open 전투턴; a kind without choices is one branch); else the engine's result.
-    Raises the scenario's own error (a Forbidden keeps its clause) when no date or no order resolves."""
+    """The answer object of `flamer simulate` / `flamer fight` for a parsed scenario, worded: answer_data
+    with its Korean messages."""
+    return word_result(answer_data(scn, corpus, file=file, as_of=as_of, compare_with=compare_with,
+                                   all_branches=all_branches))
+
+
+def answer_data(scn, corpus, *, file: str, as_of: str | None = None, compare_with: str | None = None,
+                all_branches: bool = False, needs: bool = False) -> dict:
+    """The answer of a parsed scenario, its words not yet made (the edge words it once: render.word_result):
+    with `compare_with`, the same scenario at two dates; with `all_branches`, every order of play the file
+    leaves open (a round's or a game's first open 전투턴; a kind without choices is one branch); else the
+    engine's result. Raises the scenario's own error (a Forbidden keeps its clause) when no date or no
+    order resolves.
+
+    needs (flamer fight): a stat the card data leaves unknown that the verdict reads is raised (is_need),
+    from whichever run meets it, instead of answered per range of its values: the fight asks for it."""
     from .errors import FlamerError
 
     combat = scn.kind == "combat"  # only a combat has orders to choose and can be refused at one date
     if compare_with:
-        out = compare(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare_with)
+        runs = _Resolutions(scn, corpus, needs)
+        out = compare_data(scn, corpus, as_of or scn.as_of or corpus.latest_date(), compare_with, runs)
         if all(v is None for v in out["results"].values()):
-            if combat:  # the same error again, as raised
-                simulate(scn, corpus, as_of=out["dates"][0])
+            if combat:  # the error that refused the first date, as raised
+                raise runs.refused[out["dates"][0]]
             raise FlamerError(next(iter(out["errors"].values())))
         return out
     if not all_branches:
         try:
-            return result_json(scn, corpus, as_of)  # the engine's result, worded by the templates
+            return result_data(scn, corpus, as_of)  # the engine's result
         except DataError as exc:  # a verdict that reads an unknown stat: per range of its values, if few
-            out = by_value(scn, corpus, file, as_of, exc) if is_need(exc) else None
+            out = by_value(scn, corpus, file, as_of, exc) if is_need(exc) and not needs else None
             if out is None:
                 raise
             return out
@@ -875,13 +915,13 @@ def check_examples(corpus, as_of: str | None = None) -> dict:
         where = {"source": "faq" if faq else "example",
                  "number": faq_number(corpus, eid) if faq else example_number(corpus, eid), "parts": len(cases)}
         for part, (cid, s, exp) in enumerate(cases, 1):
-            rows.append({**_check_case(corpus, cid, ex["title"], s, exp, as_of), **where, "part": part})
+            rows.append({**check_case(corpus, cid, ex["title"], s, exp, as_of), **where, "part": part})
     counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("pass", "fail", "error", "skipped")}
     return {"kind": "examples", "ok": counts["fail"] == 0 and counts["error"] == 0, "counts": counts,
             "examples": rows}
 
 
-def _check_case(corpus, cid: str, title: str, scn_obj, exp, as_of) -> dict:
+def check_case(corpus, cid: str, title: str, scn_obj, exp, as_of) -> dict:
     kind = scn_obj.get("kind") if isinstance(scn_obj, dict) else None
     row: dict[str, Any] = {"id": cid, "title": title, "kind": kind, "status": None, "differences": [],
                            "error": None}

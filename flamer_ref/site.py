@@ -46,7 +46,7 @@ from urllib.parse import quote, unquote
 
 from .korean import cut_path as _shown  # a path as a message repeats it
 from .errors import BadInput, FlamerError, os_reason
-from .terminal import clean
+from .cleantext import clean
 
 MARKER = ".flamer-site.json"
 #: the largest file list (MARKER) taken for one this command wrote: the bundled data's is 3.8 KB (109
@@ -195,10 +195,11 @@ def glossary_groups(book: dict) -> list[dict]:
 # ----------------------------------------------------------------- search ----
 def search_index(corpus, urls: dict[str, str], as_of: str) -> dict:
     """The prebuilt index the page's search reads (see templates/site/assets/search.js): the
-    entries of `flamer search` (flamer_ref.search.entries_of), their words and pairs of adjacent
+    entries of `flamer search` (flamer_ref.entries.entries_of), their words and pairs of adjacent
     words with postings (entry * 4 + field), names, and the particle and question-word lists."""
-    from .korean import _AFTER_FINAL, _AFTER_VOWEL, ENDINGS, STOPWORDS
-    from .search import _words, entries_of
+    from .entries import entries_of
+    from .korean import AFTER_FINAL, AFTER_VOWEL, ENDINGS, STOPWORDS
+    from .searchindex import index_words
 
     docs, singles, pairs, names = [], {}, {}, []
 
@@ -219,7 +220,7 @@ def search_index(corpus, urls: dict[str, str], as_of: str) -> dict:
             snippet = snippet[:INDEX_SNIPPET - 1].rstrip() + "…"
         docs.append([kind, eid, title, url, snippet])
         for field, value in ((0, title), (1, head), (2, body)):
-            ws = _words(value)
+            ws = index_words(value)
             for w in ws:
                 add(singles, w, n * 4 + field)
             if field < 2:  # words typed together (대응스택, 해상기지) and words side by side in a title or keyword
@@ -235,7 +236,7 @@ def search_index(corpus, urls: dict[str, str], as_of: str) -> dict:
                 add(singles, p, posting)
     return {"version": 1, "as_of": as_of, "docs": docs, "words": words + pair_words, "singles": len(words),
             "post": [singles[w] for w in words] + [pairs[w] for w in pair_words], "names": names,
-            "endings": {"all": sorted(ENDINGS), "after_vowel": list(_AFTER_VOWEL), "after_final": list(_AFTER_FINAL)},
+            "endings": {"all": sorted(ENDINGS), "after_vowel": list(AFTER_VOWEL), "after_final": list(AFTER_FINAL)},
             "stop": sorted(STOPWORDS)}
 
 
@@ -300,7 +301,7 @@ def calculator_context(corpus=None, book: dict | None = None, urls: dict[str, st
     from .linkdict import DICTIONARIES
     from .scenario_files import available_kinds, template_text
 
-    from .siteengine import PYODIDE_VERSION
+    from .sitepack import PYODIDE_VERSION
 
     kinds = available_kinds()
 
@@ -384,7 +385,7 @@ def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
     page("offline.html", "offline.html.j2")  # what the service worker shows for a page it cannot get (issue 26)
 
     # no raw control character from the data (ESC, C1, a bidi override) in any page: the cleaning of
-    # `flamer book -o` (terminal.clean), for HTML
+    # `flamer book -o` (cleantext.clean), for HTML
     files = {rel: clean(text, html=True) for rel, text in files.items()}
     files["assets/site.css"] = render("site/site.css.j2")
     files["assets/search.js"] = _asset("search.js")
@@ -400,7 +401,7 @@ def build_site(corpus, as_of: str | None = None) -> dict[str, str]:
 
 
 def _cleaned(obj):
-    """Every string in obj (lists, dicts, their keys too) through terminal.clean."""
+    """Every string in obj (lists, dicts, their keys too) through cleantext.clean."""
     if isinstance(obj, str):
         return clean(obj)
     if isinstance(obj, list):
@@ -426,7 +427,7 @@ def summary(files: dict[str, str | bytes], corpus, as_of: str, out_dir: str, rem
                    "faq": len(corpus.faq), "examples": len(corpus.examples), "cards": len(corpus.cards),
                    "terms": len(corpus.terms)},
         "index": "index.html", "removed": removed,
-        # the calculator's engine (flamer_ref/siteengine.py): Pyodide's version and the bytes it adds
+        # the calculator's engine (flamer_ref/sitepack.py): Pyodide's version and the bytes it adds
         "engine": engine,
     }
 
@@ -643,30 +644,30 @@ def write_site(files: dict[str, str | bytes], out_dir: str, as_of: str) -> list[
 def make_site(corpus, out_dir: str, as_of: str | None = None, *, engine: bool = True,
               pyodide: str | None = None) -> dict:
     """Build and write the site; the summary `flamer site --json` prints. With `engine`, the
-    calculator's engine goes in (flamer_ref/siteengine.py: Pyodide from `pyodide`, FLAMER_PYODIDE, the
+    calculator's engine goes in (flamer_ref/sitepack.py: Pyodide from `pyodide`, FLAMER_PYODIDE, the
     cache or the npm registry); when none of them gives it, the site is built without it and the
     summary's engine says why (`reason`). A named source that is wrong is a BadInput."""
-    from . import siteengine
+    from . import sitepack
 
     check_target(out_dir)  # before the work: a folder it may not write into is refused at once
     got, source, reason, bytecode = None, None, None, None
-    if engine and not siteengine.engine_off(pyodide):
+    if engine and not sitepack.engine_off(pyodide):
         try:  # first: a wrong --pyodide is said before minutes of building
-            got, source = siteengine.obtain_pyodide(pyodide)
-        except siteengine.EngineUnavailable as exc:
+            got, source = sitepack.obtain_pyodide(pyodide)
+        except sitepack.EngineUnavailable as exc:
             reason = exc.message
     else:
         reason = "off"
     # the engine first: its bytecode compiles (node, in the background) while the pages are built
     with contextlib.ExitStack() as stack:
-        build = stack.enter_context(siteengine.EngineBuild(got, corpus, as_of)) if got is not None else None
+        build = stack.enter_context(sitepack.EngineBuild(got, corpus, as_of)) if got is not None else None
         files: dict[str, str | bytes] = dict(build_site(corpus, as_of))  # without as_of, each example at its scenario's own date, as the book
         if build is not None:
             part, bytecode = build.files()
             files.update(part)
     date = as_of or corpus.latest_date()
-    report = siteengine.engine_report(files, got is not None, source, reason, bytecode)
+    report = sitepack.engine_report(files, got is not None, source, reason, bytecode)
     calculator = "판정기.html"  # the calculator page: the installed app's start page
-    files.update(siteengine.pwa_files(files, calculator if calculator in files else None))
+    files.update(sitepack.pwa_files(files, calculator if calculator in files else None))
     removed = write_site(files, out_dir, date)
     return summary(files, corpus, date, out_dir, removed, report)

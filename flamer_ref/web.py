@@ -41,7 +41,7 @@ def setup(prebuilt: bytes | None = None) -> bool:
     if prebuilt is not None:
         searchindex.preload(prebuilt)
     if not _state["setup"] and os.path.isdir(COMPILED):
-        # the templates as the build compiled them (siteengine.compiled_templates): the same
+        # the templates as the build compiled them (sitepack.compiled_templates): the same
         # environment, without Jinja's lexer and parser at run time
         import jinja2
 
@@ -50,7 +50,7 @@ def setup(prebuilt: bytes | None = None) -> bool:
         env = environment()  # (a template left out of the build is read from its file, as always)
         env.loader = jinja2.ChoiceLoader([jinja2.ModuleLoader(COMPILED), env.loader])
     _state["setup"] = True
-    return bool(corpus._PREBUILT)
+    return corpus.preloaded()
 
 
 def warm() -> None:
@@ -102,7 +102,7 @@ def run(argv, stdin: str | None = None) -> dict:
         code = cli.run(argv)
     finally:
         sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
-        terminal._failed = False
+        terminal.reset()
     return {"code": code, "stdout": _as_written(out.getvalue()), "stderr": _as_written(err.getvalue())}
 
 
@@ -133,11 +133,11 @@ def search_fast(argv: list[str]) -> dict | None:
         from .searchindex import load_index
         from .dates import parse_date
         from .search import search_report
-        from .terminal import json_clean, json_text
+        from .cleantext import json_clean, json_text
 
         if as_of is not None and parse_date(as_of, lambda: 2000) != as_of:
             return None
-        cli._check_length(query, "검색어", "")
+        cli.check_length(query, "검색어", "")
         text = json_text(search_report(load_index(), query, limit=limit, as_of=as_of, explain=False))
     except Exception:  # noqa: BLE001 - the whole command path words every error
         return None

@@ -108,14 +108,14 @@ def _tree_files(root: Path) -> dict[str, int]:
 def pyodide_dir(tmp_path_factory) -> Path:
     """The pinned Pyodide files in a folder: from FLAMER_TEST_PYODIDE (a folder or the npm .tgz), the
     user cache, or the npm registry (once; then cached). Without any, the tests that need it skip."""
-    from flamer_ref import siteengine
+    from flamer_ref import sitepack
 
     given = os.environ.get("FLAMER_TEST_PYODIDE")
     saved = os.environ.pop("FLAMER_PYODIDE", None)  # turned off above for everyone else
     try:
-        files = siteengine._from_path(given, "FLAMER_TEST_PYODIDE") if given else siteengine.obtain_pyodide()[0]
-    except (siteengine.EngineUnavailable, siteengine.BadInput) as exc:
-        pytest.skip(f"no Pyodide {siteengine.PYODIDE_VERSION} here (network, cache or FLAMER_TEST_PYODIDE): {exc.message}")
+        files = sitepack._from_path(given, "FLAMER_TEST_PYODIDE") if given else sitepack.obtain_pyodide()[0]
+    except (sitepack.EngineUnavailable, sitepack.BadInput) as exc:
+        pytest.skip(f"no Pyodide {sitepack.PYODIDE_VERSION} here (network, cache or FLAMER_TEST_PYODIDE): {exc.message}")
     finally:
         if saved is not None:
             os.environ["FLAMER_PYODIDE"] = saved
@@ -190,16 +190,16 @@ def _build_engine_site(base: Path, pyodide_dir: Path, engine_cache: Path) -> dic
 
 @pytest.fixture(scope="session")
 def engine_server(engine_site):
-    """engine_site served on 127.0.0.1 by the server of `flamer site --serve` (siteengine.make_server),
+    """engine_site served on 127.0.0.1 by the server of `flamer site --serve` (siteserve.make_server),
     with two things for tests: /no-engine/… is the site as if built without the engine (its
     assets/engine.js is not there), and `down` (a threading.Event) set makes it answer nothing but 503,
     as if it were gone. {"url" (with a trailing /), "server", "down"}."""
     import functools
     import threading
 
-    from flamer_ref import siteengine
+    from flamer_ref import siteserve
 
-    server = siteengine.make_server(str(engine_site["dir"]), 0)
+    server = siteserve.make_server(str(engine_site["dir"]), 0)
     down = threading.Event()
     base = server.RequestHandlerClass.func
 

@@ -8,6 +8,7 @@ import re
 
 from typer.testing import CliRunner
 
+from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
 from flamer_ref.cli import app
 
@@ -15,9 +16,9 @@ HANGUL = re.compile("[가-힣]")
 
 
 def invoke(*args, input=None, env=None):
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     r = CliRunner().invoke(app, list(args), input=input, env={"FLAMER_CACHE_DIR": "", **(env or {})})
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     return r
 
 

@@ -450,15 +450,15 @@ def test_card_page_lists_the_rulings_and_faq_that_mention_it():
 
 
 def test_card_page_faq_and_no_false_mentions():
-    from flamer_ref.lookup import _mentions
+    from flamer_ref.lookup import mentions
 
     d = json.loads(run("card", "봉수장", "--json").stdout)
     assert any(f["id"] == "faq.combat.bongsu-support-fire" and f["via_clause"] is None for f in d["faq"])
     assert "flamer faq 3" in run("card", "봉수장").stdout  # the FAQ item's number: the third in rules/faq.yaml
     # 개미 inside 벌크업 개미 (another card) or inside a longer word is not a mention of 개미
-    assert _mentions("벌크업 개미를 공개한다", ["개미"], ["벌크업 개미"]) is None
-    assert _mentions("흰개미가 온다", ["개미"], []) is None
-    assert _mentions("개미를 파괴한다", ["개미"], ["벌크업 개미"]) == "개미"
+    assert mentions("벌크업 개미를 공개한다", ["개미"], ["벌크업 개미"]) is None
+    assert mentions("흰개미가 온다", ["개미"], []) is None
+    assert mentions("개미를 파괴한다", ["개미"], ["벌크업 개미"]) == "개미"
 
 
 def test_card_json_keeps_its_contract_keys():

@@ -17,6 +17,7 @@ import pytest
 import yaml
 from inprocess import HANGUL, clean_error, invoke
 
+from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
 from flamer_ref import searchindex
 from flamer_ref.engine.board import example_board_of
@@ -151,7 +152,7 @@ def test_example_board_comes_from_the_chosen_data_tree(data_copy):
     res = json.loads(r.stdout)
     assert res["board"]["label"] == "작은 예시 보드" and res["board"]["adjacency"] == "square4"
     # and in the library: a corpus read from a tree uses that tree's board and effects, whatever FLAMER_DATA says
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     c = corpus_mod.load(data_copy, use_cache=False)
     assert example_board_of(c)["label"] == "작은 예시 보드"
     assert example_board_of(corpus_mod.load(use_cache=False))["label"] != "작은 예시 보드"
@@ -159,7 +160,7 @@ def test_example_board_comes_from_the_chosen_data_tree(data_copy):
 
 def test_effects_come_from_the_chosen_data_tree(data_copy):
     (data_copy / "cards" / "effects.yaml").write_text("effects: []\n", encoding="utf-8")
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     assert effects_of(corpus_mod.load(data_copy, use_cache=False)) == {}
     assert effects_of(corpus_mod.load(use_cache=False))  # the bundled tree still has its effects
 
@@ -301,20 +302,20 @@ def test_full_disk_leaves_no_temp_file_and_answers_stay(tmp_path, monkeypatch):
     root = write_minimal_corpus(tmp_path / "data").root
     cache = tmp_path / "cache"
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(cache))
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     expected = corpus_mod.load(root, use_cache=False).to_plain()
 
     def full(src, dst):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(corpus_mod.os, "replace", full)
-    corpus_mod._MEMO.clear()
+    monkeypatch.setattr(cachefile.os, "replace", full)
+    cachefile.MEMO.clear()
     assert corpus_mod.load(root).to_plain() == expected
     assert searchindex.load_index(root)
     assert not [p for p in cache.iterdir() if p.suffix == ".tmp" or ".tmp" in p.name] if cache.exists() else True
     monkeypatch.undo()
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(cache))
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     assert corpus_mod.load(root).to_plain() == expected
     assert sorted(p.suffix for p in cache.iterdir()) == [".corpus"]  # the index is cached by the search's room
     assert searchindex.load_index(root)

@@ -15,6 +15,7 @@ from pathlib import Path
 import flamer_fork
 import pytest
 
+from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
 from flamer_ref import searchindex
 from flamer_ref.search import search
@@ -24,11 +25,11 @@ from datatree import write_minimal_corpus
 
 def _fresh(monkeypatch, cache: Path):
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(cache))
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
 
 
 def _answers(root: Path):
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     c = corpus_mod.load(root)
     idx = searchindex.load_index(root)
     hits = [r["id"] for r in search(idx, "첫째")]
@@ -47,18 +48,18 @@ def _code_object():
 
 
 CORRUPTIONS = {
-    "int": lambda kind, blob: corpus_mod._frame(kind, marshal.dumps(42)),
-    "empty-dict": lambda kind, blob: corpus_mod._frame(kind, marshal.dumps({})),
-    "list": lambda kind, blob: corpus_mod._frame(kind, marshal.dumps([1, 2, 3])),
-    "code": lambda kind, blob: corpus_mod._frame(kind, marshal.dumps(_code_object())),
+    "int": lambda kind, blob: cachefile.frame(kind, marshal.dumps(42)),
+    "empty-dict": lambda kind, blob: cachefile.frame(kind, marshal.dumps({})),
+    "list": lambda kind, blob: cachefile.frame(kind, marshal.dumps([1, 2, 3])),
+    "code": lambda kind, blob: cachefile.frame(kind, marshal.dumps(_code_object())),
     "bare-marshal-int": lambda kind, blob: marshal.dumps(42),
     "bare-marshal-code": lambda kind, blob: marshal.dumps(_code_object()),
     "truncated": lambda kind, blob: blob[: len(blob) // 2],
-    "header-only": lambda kind, blob: blob[: corpus_mod._HEAD],
+    "header-only": lambda kind, blob: blob[: cachefile.HEAD],
     "empty": lambda kind, blob: b"",
     "random": lambda kind, blob: random.Random(7).randbytes(len(blob)),
     "one-byte-flipped": lambda kind, blob: blob[:-10] + bytes([blob[-10] ^ 0x41]) + blob[-9:],
-    "other-kind": lambda kind, blob: corpus_mod._frame(b"I" if kind == b"C" else b"C", blob[corpus_mod._HEAD:]),
+    "other-kind": lambda kind, blob: cachefile.frame(b"I" if kind == b"C" else b"C", blob[cachefile.HEAD:]),
 }
 
 
@@ -74,7 +75,7 @@ def test_corrupt_cache_file_is_rebuilt_and_answers_stay_correct(tmp_path, monkey
     path.write_bytes(CORRUPTIONS[how](kind, path.read_bytes()))
     assert _answers(root) == expected
     # and a later run reads a sound cache again
-    assert corpus_mod._read_cache(_cache_file(cache, ".index"), b"I") is not None
+    assert cachefile.read_cache(_cache_file(cache, ".index"), b"I") is not None
 
 
 @pytest.mark.parametrize("suffix", [".corpus", ".index", ".pairs"])
@@ -267,9 +268,9 @@ def test_the_cache_key_covers_every_module_that_shapes_the_corpus(tmp_path, monk
         stats.append(os.fspath(self))
         return real_stat(self, *args, **kwargs)
 
-    root, files, _ = corpus_mod._paths(None)
+    root, files, _ = corpus_mod.locate(None)
     monkeypatch.setattr(Path, "stat", recording)
-    corpus_mod._signature(root, files)
+    cachefile.signature(root, files)
     monkeypatch.undo()
     seen = {Path(p).resolve() for p in stats}
     missing = sorted(str(p.relative_to(package)) for p in loaded - seen if package in p.parents)

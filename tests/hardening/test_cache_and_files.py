@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
 from flamer_ref import searchindex
 from flamer_ref import site as site_mod
@@ -44,7 +45,7 @@ QUERIES = ("첫째", "ㅊㅉ", "첫조항", "둘째 조항 본문")
 
 
 def invoke(*args: str, data: Path, cache: Path | str):
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     r = CliRunner().invoke(app, list(args), env={"FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": str(cache)})
     assert "내부 오류" not in r.stderr and "Traceback" not in r.stderr, r.stderr
     return r
@@ -64,7 +65,7 @@ def warm(data: Path, cache: Path) -> dict:
 
 
 def ours(path: Path) -> bool:
-    return corpus_mod._own_cache_file(str(path.parent), path.name)
+    return cachefile.own_cache_file(str(path.parent), path.name)
 
 
 def snapshot(folder: Path) -> dict:
@@ -96,8 +97,8 @@ def test_cache_writes_never_delete_files_it_did_not_write(tmp_path):
                        "0123456789abcdef.corpus": b"not ours", "0123456789abcdef.index": b"x" * 64,
                        "ab" * 32 + ".corpus": b"not ours either " * 4,
                        # our header with the wrong kind for the suffix, and our header under another name
-                       "cd" * 32 + ".index": corpus_mod._frame(b"C", marshal.dumps({})),
-                       "mine.corpus": corpus_mod._frame(b"C", marshal.dumps({}))}.items():
+                       "cd" * 32 + ".index": cachefile.frame(b"C", marshal.dumps({})),
+                       "mine.corpus": cachefile.frame(b"C", marshal.dumps({}))}.items():
         (work / name).write_bytes(body)
     (work / ("ef" * 32 + ".corpus")).symlink_to(victim)  # our pattern, a link: never followed nor removed
     (work / ("01" * 32 + ".pairs")).mkdir()  # a folder with our pattern
@@ -122,7 +123,7 @@ def test_stale_cache_files_of_this_tool_are_still_removed(tmp_path):
     stale = []
     for key in ("9" * 64, "a" * 16):  # this version's key, and the 16-digit key of the versions before
         for sfx, kind in SUFFIXES.items():
-            (cache / (key + sfx)).write_bytes(corpus_mod._frame(kind, marshal.dumps({"old": 1})))
+            (cache / (key + sfx)).write_bytes(cachefile.frame(kind, marshal.dumps({"old": 1})))
             stale.append(key + sfx)
     assert all(ours(cache / n) for n in stale)
     warm(data, cache)
@@ -169,7 +170,7 @@ def test_cache_temp_names_planted_as_links_are_never_followed(tmp_path, monkeypa
     victim = tmp_path / "victim.txt"
     victim.write_bytes(b"victim")
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(cache))
-    key = corpus_mod._paths(data)[2].name
+    key = corpus_mod.locate(data)[2].name
     planted = []
     for pid in _pid_window(os.getpid()):
         for sfx in SUFFIXES:
@@ -246,12 +247,12 @@ def test_site_temp_names_planted_as_links_are_never_followed(tmp_path):
 def test_cache_key_is_a_digest_that_one_comment_byte_changes(tmp_path, monkeypatch):
     data = write_minimal_corpus(tmp_path / "data").root
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(tmp_path / "cache"))
-    key = corpus_mod._paths(data)[2].name
+    key = corpus_mod.locate(data)[2].name
     assert len(key) == 64 and all(c in "0123456789abcdef" for c in key)
     path = data / "rules" / "faq.yaml"
     text = path.read_bytes()
     path.write_bytes(text.replace(b"# yaml", b"# yamL", 1))
-    other = corpus_mod._paths(data)[2].name
+    other = corpus_mod.locate(data)[2].name
     assert other != key and len(other) == 64
 
 
@@ -351,9 +352,9 @@ def test_site_list_this_command_writes_is_far_below_the_cap(tmp_path):
 # ----------------------------------------------------------- 14. cache contents not UTF-8 ----
 def _reframe(path: Path, mutate) -> None:
     kind = SUFFIXES[path.suffix]
-    obj = marshal.loads(path.read_bytes()[corpus_mod._HEAD:])
+    obj = marshal.loads(path.read_bytes()[cachefile.HEAD:])
     mutate(obj)
-    path.write_bytes(corpus_mod._frame(kind, marshal.dumps(obj)))
+    path.write_bytes(cachefile.frame(kind, marshal.dumps(obj)))
 
 
 def _bad(b: bytes) -> bytes:
@@ -381,10 +382,10 @@ def test_cache_file_with_a_sound_frame_and_bytes_not_utf8_is_rebuilt(tmp_path, h
     suffix, mutate = NOT_UTF8[how]
     (path,) = cache.glob("*" + suffix)
     _reframe(path, mutate)
-    assert corpus_mod._read_cache(path, SUFFIXES[suffix]) is not None  # the frame is sound
+    assert cachefile.read_cache(path, SUFFIXES[suffix]) is not None  # the frame is sound
     assert warm(data, cache) == clean
     # written again, sound: every UTF-8 part decodes
-    obj = corpus_mod._read_cache(path, SUFFIXES[suffix])
+    obj = cachefile.read_cache(path, SUFFIXES[suffix])
     for part in ([obj["keys"]] if suffix == ".similar" else
                  [t[k] for t in obj.values() if isinstance(t, dict) and "keys" in t for k in ("keys", "lex_keys")]
                  + [obj[c][0] for c in ("titles", "texts", "heads", "names") if c in obj]):
@@ -394,15 +395,15 @@ def test_cache_file_with_a_sound_frame_and_bytes_not_utf8_is_rebuilt(tmp_path, h
 def test_index_from_the_cache_is_rebuilt_in_place_once(tmp_path, monkeypatch):
     """The rebuild is for an index read from a cache file, in place (every holder sees the new one),
     once; an index built in this process has nothing to rebuild from."""
-    from flamer_ref.search import _Column
+    from flamer_ref.searchindex import _Column
 
     data = write_minimal_corpus(tmp_path / "data").root
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(tmp_path / "cache"))
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     fresh = searchindex.load_index(data)
     assert "_renew" not in fresh
     clean = search_report(fresh, "첫째")
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     index = searchindex.load_index(data)
     assert "_renew" in index
     good = index["titles"]

@@ -30,6 +30,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
 from flamer_ref.cli import app
 from flamer_ref.errors import DataError, Problem, os_reason
@@ -42,7 +43,7 @@ BIDI = ["\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr
 
 
 def invoke(args, data: Path, cache: Path | str = ""):
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     return CliRunner().invoke(app, [str(a) for a in args],
                               env={"FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": str(cache), "FLAMER_DEBUG": ""})
 
@@ -312,7 +313,7 @@ def test_an_unreadable_effects_file_is_the_error_fight_gives(tree, tmp_path, mon
 
 # ==================================================================== fault 16 ====
 def test_bidi_controls_are_code_points_in_the_terminal():
-    from flamer_ref.terminal import clean
+    from flamer_ref.cleantext import clean
 
     for ch in BIDI:
         assert clean(f"a{ch}b") == f"a<U+{ord(ch):04X}>b"
@@ -320,7 +321,7 @@ def test_bidi_controls_are_code_points_in_the_terminal():
 
 
 def test_bidi_controls_are_escaped_in_json():
-    from flamer_ref.terminal import json_clean, json_text
+    from flamer_ref.cleantext import json_clean, json_text
 
     value = {"t": "거신" + "".join(BIDI) + "\x9b끝", "k": "é ü 한글 😀"}
     text = json_text(value)

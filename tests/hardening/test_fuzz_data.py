@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
 from flamer_ref.cli import app
 from flamer_ref.paths import data_root
@@ -128,7 +129,7 @@ def _data_files(root: Path) -> list[str]:
 
 
 def invoke(*args: str, data: Path, cache: str = ""):
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     r = CliRunner().invoke(app, list(args), env={"FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": cache})
     return r
 
@@ -262,7 +263,7 @@ def test_corrupt_cache_never_changes_an_answer(seed, clean_tree, clean_answers, 
     assert not list(cache.glob("*.tmp")), what
     for path in cache.iterdir():
         kind = {".corpus": b"C", ".index": b"I", ".pairs": b"P", ".similar": b"S"}[path.suffix]
-        assert corpus_mod._read_cache(path, kind) is not None, (what, path.name)
+        assert cachefile.read_cache(path, kind) is not None, (what, path.name)
 
 
 # ------------------------------------------------------- many broken references ----

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
 from flamer_ref.cli import app
 from flamer_ref.site import GENERATOR, MARKER, write_site
@@ -41,7 +42,7 @@ needs_symlinks = pytest.mark.skipif(os.name == "nt", reason="POSIX symbolic link
 
 
 def invoke(*args: str, data: Path, cache: Path):
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     return CliRunner().invoke(app, list(args), env={"FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": str(cache)})
 
 
@@ -107,7 +108,7 @@ def test_planted_temp_links_in_the_cache(seed, tree, clean, tmp_path, monkeypatc
     cache = tmp_path / "cache"
     cache.mkdir()
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(cache))
-    key = corpus_mod._paths(tree)[2].name
+    key = corpus_mod.locate(tree)[2].name
     planted, at_target = {}, []
     for sfx in SUFFIXES:
         for name in _names(rng, key + sfx, os.getpid()):
@@ -127,7 +128,7 @@ def test_planted_temp_links_in_the_cache(seed, tree, clean, tmp_path, monkeypatc
             assert os.readlink(cache / name) == str(target), (what, name)
     for p in cache.iterdir():
         if p.name not in planted or p.name in at_target:
-            assert stat.S_ISREG(os.lstat(p).st_mode) and corpus_mod._own_cache_file(str(cache), p.name), (what, p.name)
+            assert stat.S_ISREG(os.lstat(p).st_mode) and cachefile.own_cache_file(str(cache), p.name), (what, p.name)
 
 
 @needs_symlinks
@@ -249,14 +250,14 @@ def test_cache_files_with_sound_frames_and_wrong_contents(seed, tree, clean, tmp
     cache = tmp_path / "cache"
     shutil.copytree(clean[1], cache)
     files = sorted(cache.iterdir())
-    objs = {p: marshal.loads(p.read_bytes()[corpus_mod._HEAD:]) for p in files}
+    objs = {p: marshal.loads(p.read_bytes()[cachefile.HEAD:]) for p in files}
     targets = files if seed % 4 == 0 else [rng.choice(files)]
     hows = []
     for path in targets:
         kind = SUFFIXES[path.suffix]
         obj, how = _mutate(rng, objs[path], [o for p, o in objs.items() if p != path] + [42, {}, [1]])
-        path.write_bytes(corpus_mod._frame(kind, marshal.dumps(obj)))
-        assert corpus_mod._read_cache(path, kind) is not None  # the frame is sound
+        path.write_bytes(cachefile.frame(kind, marshal.dumps(obj)))
+        assert cachefile.read_cache(path, kind) is not None  # the frame is sound
         hows.append(f"{path.suffix}: {how}")
     what = f"seed {seed}: {hows}"
     assert answers(tree, cache, what) == clean[0], what

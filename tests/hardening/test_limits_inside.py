@@ -26,6 +26,7 @@ import pytest
 import yaml
 from inprocess import clean_error, invoke
 
+from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
 from flamer_ref import searchindex
 from flamer_ref import korean, runner, search, similar, yamlio
@@ -413,11 +414,11 @@ def _bundled_copy(dest: Path) -> Path:
 
 def test_data_tree_past_its_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
     root = _bundled_copy(tmp_path / "data")
-    have = sum(p.stat().st_size for p in corpus_mod._data_files(root))  # what the tree limit counts
+    have = sum(p.stat().st_size for p in corpus_mod.data_files(root))  # what the tree limit counts
     filler = yamlio.DATA_TREE_MAX_BYTES - have + 1
     (root / "rules" / "clauses" / "zz.yaml").write_text("#" * (filler - 1) + "\n", encoding="utf-8")
     reads = count_calls(monkeypatch, yamlio, "read_yaml")
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     with pytest.raises(DataError) as info:
         corpus_mod.load(root, use_cache=False)
     limit = yamlio._mb(yamlio.DATA_TREE_MAX_BYTES)  # 1.5 MB
@@ -443,13 +444,13 @@ def test_first_search_builds_the_index_once(tmp_path, monkeypatch):
     """The first search after a change built the search index twice (writing the caches, then for
     the index it reads): 2 × 6 s on a 2 MB tree."""
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(tmp_path / "cache"))
-    builds = count_calls(monkeypatch, search, "build_index")
-    corpus_mod._MEMO.clear()
+    builds = count_calls(monkeypatch, searchindex, "build_index")
+    cachefile.MEMO.clear()
     try:
         index = searchindex.load_index()
         assert search.search(index, "정착 기물", limit=1)
     finally:
-        corpus_mod._MEMO.clear()
+        cachefile.MEMO.clear()
     assert len(builds) == 1
 
 
@@ -457,19 +458,19 @@ def test_index_decomposes_each_word_once_and_is_as_before(corpus, monkeypatch):
     """jamo() ran once per word of every text (1.4 million calls for a 6 MB file); a pair's jamo is its
     words' joined. The index is the one the plain loop builds (reference below)."""
     calls = [0]
-    real = search.jamo
+    real = searchindex.jamo
 
     def jamo(w):
         calls[0] += 1
         return real(w)
 
-    monkeypatch.setattr(search, "jamo", jamo)
-    got = search.build_index(corpus)
+    monkeypatch.setattr(searchindex, "jamo", jamo)
+    got = searchindex.build_index(corpus)
     monkeypatch.undo()
     tokens = 0
-    asked = search.asked_of(corpus)
-    for _id, _kind, title, _text, head, body, *_ in search.entries_of(corpus):
-        tokens += sum(len(search._words(t)) for t in (title, head, body, asked.get(_id, "")))
+    asked = searchindex.asked_of(corpus)
+    for _id, _kind, title, _text, head, body, *_ in searchindex.entries_of(corpus):
+        tokens += sum(len(searchindex.index_words(t)) for t in (title, head, body, asked.get(_id, "")))
     assert calls[0] < tokens / 3  # was more than one per word (singles, pairs, heads)
 
     # the plain loop of before issue 20
@@ -480,21 +481,21 @@ def test_index_decomposes_each_word_once_and_is_as_before(corpus, monkeypatch):
         if not lst or lst[-1] != posting:
             lst.append(posting)
 
-    for idx, (_id, _kind, title, _text, head, body, *_) in enumerate(search.entries_of(corpus)):
-        for fld, text in ((search.TITLE, title), (search.KEYS, head), (search.BODY, body),
-                          (search.ASKED, asked.get(_id, ""))):
-            ws = search._words(text)
+    for idx, (_id, _kind, title, _text, head, body, *_) in enumerate(searchindex.entries_of(corpus)):
+        for fld, text in ((searchindex.TITLE, title), (searchindex.KEYS, head), (searchindex.BODY, body),
+                          (searchindex.ASKED, asked.get(_id, ""))):
+            ws = searchindex.index_words(text)
             posting = idx * 4 + fld
             for w in ws:
                 add(singles, korean._jamo_loop(w), posting)
                 c = korean._choseong_loop(w)
-                if len(c) >= 2 and fld != search.ASKED:
+                if len(c) >= 2 and fld != searchindex.ASKED:
                     add(cho1, c, posting)
-            if fld == search.ASKED:
+            if fld == searchindex.ASKED:
                 continue
             for a, b in zip(ws, ws[1:]):
                 add(pairs, korean._jamo_loop(a + b), posting)
-                bare = korean.strip_particle(a) if fld in (search.TITLE, search.KEYS) else None
+                bare = korean.strip_particle(a) if fld in (searchindex.TITLE, searchindex.KEYS) else None
                 if bare and bare != a and len(bare) >= 2:
                     add(pairs, korean._jamo_loop(bare + b), posting)
                 c = korean._choseong_loop(a + b)
@@ -526,7 +527,7 @@ def test_jamo_and_choseong_tables_match_the_letter_loops():
 def test_likeness_model_is_as_before(corpus):
     """similar.train counts each text's n-grams at once and inlines the weight: the same floats as the
     plain training of before issue 20 (reference below)."""
-    docs = search.similar_docs(corpus)[:3000]
+    docs = searchindex.similar_docs(corpus)[:3000]
 
     def reference(docs, min_weight=similar.MIN_WEIGHT, max_entries=similar.MAX_ENTRIES):
         def grams(text):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from flamer_ref.terminal import clean, json_clean
+from flamer_ref.cleantext import clean, json_clean
 
 RAW = ("\x1b", "\x07", "\x9b", "\x7f")  # ESC, BEL, C1 CSI, DEL
 
@@ -241,13 +241,13 @@ def test_cache_dir_function_is_always_absolute(monkeypatch, tmp_path):
 
 def test_bidi_overrides_are_shown_not_obeyed():
     """A title or id with U+202E (right-to-left override) would make the terminal show text reversed."""
-    from flamer_ref.terminal import clean
+    from flamer_ref.cleantext import clean
 
     assert clean("a\u202eb\u2066c") == "a<U+202E>b<U+2066>c"
     assert clean("평범한 글") == "평범한 글"
 
 
 def test_invisible_marks_are_shown():
-    from flamer_ref.terminal import clean
+    from flamer_ref.cleantext import clean
 
     assert clean("a\u200bb\u200fc\ufeff") == "a<U+200B>b<U+200F>c<U+FEFF>"

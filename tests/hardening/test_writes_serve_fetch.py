@@ -42,7 +42,8 @@ import flamer_fork
 from datatree import write_minimal_corpus
 from inprocess import clean_error, invoke
 
-from flamer_ref import siteengine
+from flamer_ref import sitepack
+from flamer_ref import siteserve
 from flamer_ref.errors import os_reason
 from flamer_ref.site import MARKER, card_slug
 
@@ -181,7 +182,7 @@ def served(tmp_path):
     (outside / "hostname").write_text("SECRET-HOST", encoding="utf-8")
     (site / "leak").symlink_to(outside)  # site/leak -> a folder outside (as site/leak -> /etc)
     (site / "page.html").symlink_to(outside / "hostname")
-    server = siteengine.make_server(str(site), 0)
+    server = siteserve.make_server(str(site), 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield {"port": server.server_address[1], "site": site}
@@ -279,7 +280,7 @@ class Drip:
 
 
 def test_a_registry_that_sends_a_byte_now_and_then_is_given_up_on(tree, tmp_path, monkeypatch):
-    monkeypatch.setattr(siteengine, "DOWNLOAD_DEADLINE", 0.5)  # the default is 300 s
+    monkeypatch.setattr(sitepack, "DOWNLOAD_DEADLINE", 0.5)  # the default is 300 s
     drip = Drip(every=0.1)
     out = tmp_path / "site"
     env = {"FLAMER_PYODIDE": "", "FLAMER_DATA": str(tree.root), "FLAMER_CACHE_DIR": str(tmp_path / "cache"),

@@ -153,9 +153,9 @@ def test_emptied_by_cost_example_checks_the_hit_itself():
 
     corpus = load()
     ex = corpus.examples["ex.response.emptied-by-cost"]
-    row = runner._check_case(corpus, ex["id"], ex["title"], ex["scenario"], ex["expected"], None)
+    row = runner.check_case(corpus, ex["id"], ex["title"], ex["scenario"], ex["expected"], None)
     assert row["status"] == "pass", row
     assert any(w["amount"] == 10 and w["step"] == 2 for w in ex["expected"]["events_include"])
     # before the ruling nothing resolves: the same expectation fails on the missing hit
-    row = runner._check_case(corpus, ex["id"], ex["title"], ex["scenario"], ex["expected"], "2026-09-23")
+    row = runner.check_case(corpus, ex["id"], ex["title"], ex["scenario"], ex["expected"], "2026-09-23")
     assert any(d["path"].startswith("events_include") for d in row["differences"])

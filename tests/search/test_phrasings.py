@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from flamer_ref.corpus import load
-from flamer_ref.searchindex import load_index
+from flamer_ref.searchindex import asked_of, load_index
 from flamer_ref.errors import DataError
-from flamer_ref.search import ASKED, asked_of, search
+from flamer_ref.search import ASKED, search
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,8 @@ import pytest
 from flamer_ref.corpus import load
 from flamer_ref.searchindex import load_index
 from flamer_ref.korean import chat_noise, fix_shift, is_question_word, jamo, strip_chat, verb_stems
-from flamer_ref.search import _query_words, _split_run_together, search
+from flamer_ref.search import search
+from flamer_ref.searchwords import query_words as _query_words, split_run_together as _split_run_together
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +98,8 @@ def test_a_long_run_of_hangul_is_not_cut_into_every_piece():
     word with its verb stems. Runs longer than _MAX_RUN stay one word, pieces longer than _MAX_PIECE are
     never words, and the memo makes each piece's check happen once."""
     from flamer_ref.searchindex import load_index
-    from flamer_ref.search import _MAX_PIECE, _MAX_RUN, _split_run_together, search
+    from flamer_ref.search import search
+    from flamer_ref.searchwords import _MAX_PIECE, _MAX_RUN, split_run_together as _split_run_together
 
     index = load_index()
     assert _split_run_together(["가" * 499], index) == ["가" * 499]

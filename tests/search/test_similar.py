@@ -10,8 +10,8 @@ import pytest
 
 from flamer_ref import similar
 from flamer_ref.corpus import load
-from flamer_ref.searchindex import load_index, load_similar
-from flamer_ref.search import KINDS, search, search_report, similar_docs
+from flamer_ref.searchindex import load_index, load_similar, similar_docs
+from flamer_ref.search import KINDS, search, search_report
 
 
 # ------------------------------------------------------------------ model ----
@@ -137,14 +137,14 @@ def test_the_model_is_trained_on_first_need_and_cached(tmp_path, monkeypatch):
     import shutil
     from pathlib import Path
 
-    import flamer_ref.corpus as corpus_mod
+    from flamer_ref import cachefile
 
     root = Path(__file__).resolve().parents[2]
     data = tmp_path / "data"
     shutil.copytree(root / "rules", data / "rules")
     shutil.copytree(root / "cards", data / "cards")
     monkeypatch.setenv("FLAMER_CACHE_DIR", str(tmp_path / "cache"))
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     index = load_index(data)
     cache = tmp_path / "cache"
     assert not list(cache.glob("*.similar"))  # building the index trains nothing
@@ -152,7 +152,7 @@ def test_the_model_is_trained_on_first_need_and_cached(tmp_path, monkeypatch):
     assert not list(cache.glob("*.similar"))  # a one-word lookup needs no model
     first = [r["id"] for r in search(index, "적 있는 칸 지나갈 수 있어?", limit=5)]
     (saved,) = cache.glob("*.similar")
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     calls = []
     monkeypatch.setattr(similar, "train", lambda docs: calls.append(1))  # a fresh process reads the cache
     again = [r["id"] for r in search(load_index(data), "적 있는 칸 지나갈 수 있어?", limit=5)]
@@ -163,7 +163,7 @@ def test_the_model_is_trained_on_first_need_and_cached(tmp_path, monkeypatch):
     blob = bytearray(saved.read_bytes())
     blob[-5] ^= 0xFF
     saved.write_bytes(bytes(blob))
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()
     assert [r["id"] for r in search(load_index(data), "적 있는 칸 지나갈 수 있어?", limit=5)] == first
     assert load_similar(data) is load_similar(data)  # one model per data tree in a process
-    corpus_mod._MEMO.clear()
+    cachefile.MEMO.clear()

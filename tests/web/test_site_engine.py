@@ -1,4 +1,4 @@
-"""The engine in the site (issue 16, flamer_ref/siteengine.py and flamer_ref/web.py): how `flamer site`
+"""The engine in the site (issue 16, flamer_ref/sitepack.py and flamer_ref/web.py): how `flamer site`
 obtains the pinned Pyodide (integrity, safe extraction, the cache, building without it), the engine zip
 (deterministic, everything the browser needs, and — unpacked and run by CPython without libyaml, C
 speedups or a cache — the CLI's answers byte for byte), web.run against the real command line, the
@@ -27,7 +27,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from flamer_ref import siteengine, web
+from flamer_ref import sitepack
+from flamer_ref import web
 
 pytestmark = pytest.mark.xdist_group("engine-site")  # with test_calculator.py: one build, one browser (conftest.py)
 
@@ -82,9 +83,9 @@ def test_a_tampered_tarball_is_refused_before_anything_is_written(tmp_path):
     from flamer_ref.cli import app
 
     bad = tmp_path / "pyodide-314.0.8.tgz"
-    bad.write_bytes(_tgz([_file(f"package/{n}", b"not pyodide") for n in siteengine.PYODIDE_FILES]))
-    with pytest.raises(siteengine._Refused, match="무결성"):
-        siteengine.check_integrity(bad.read_bytes())
+    bad.write_bytes(_tgz([_file(f"package/{n}", b"not pyodide") for n in sitepack.PYODIDE_FILES]))
+    with pytest.raises(sitepack._Refused, match="무결성"):
+        sitepack.check_integrity(bad.read_bytes())
     res = CliRunner().invoke(app, ["site", str(tmp_path / "out"), "--pyodide", str(bad)])
     assert res.exit_code == 1, res.output
     assert "무결성" in res.output and "--pyodide" in res.output and "Traceback" not in res.output
@@ -96,7 +97,7 @@ def test_a_tarball_with_a_link_or_a_path_out_is_refused_whole(tmp_path, member):
     """Reading the needed files out of a tarball never follows a link nor takes a name of its own making:
     a member that is a link or device, or whose name is absolute or climbs out, refuses the tarball (even
     when every needed file is there and right), and nothing is written anywhere."""
-    good = [_file(f"package/{n}", b"x") for n in siteengine.PYODIDE_FILES]
+    good = [_file(f"package/{n}", b"x") for n in sitepack.PYODIDE_FILES]
     info = tarfile.TarInfo({"climbing": "package/../../evil.js", "absolute": "/tmp/evil.js"}.get(member, "package/extra"))
     if member == "symlink":
         info.type, info.linkname = tarfile.SYMTYPE, "/etc/passwd"
@@ -110,8 +111,8 @@ def test_a_tarball_with_a_link_or_a_path_out_is_refused_whole(tmp_path, member):
     blob = _tgz([(info, data), *good])
     os.chdir(tmp_path)
     try:
-        with pytest.raises(siteengine._Refused, match="압축 파일에"):
-            siteengine.files_from_tarball(blob)
+        with pytest.raises(sitepack._Refused, match="압축 파일에"):
+            sitepack.files_from_tarball(blob)
     finally:
         os.chdir(ROOT)
     assert list(tmp_path.iterdir()) == [] and not Path("/tmp/evil.js").exists()
@@ -119,9 +120,9 @@ def test_a_tarball_with_a_link_or_a_path_out_is_refused_whole(tmp_path, member):
 
 def test_a_tarball_with_the_right_names_but_other_bytes_is_refused():
     """Every file taken is checked against its pinned SHA-256, whatever the source."""
-    blob = _tgz([_file(f"package/{n}", b"x") for n in siteengine.PYODIDE_FILES])
-    with pytest.raises(siteengine._Refused, match="내용이 다릅니다"):
-        siteengine.files_from_tarball(blob)
+    blob = _tgz([_file(f"package/{n}", b"x") for n in sitepack.PYODIDE_FILES])
+    with pytest.raises(sitepack._Refused, match="내용이 다릅니다"):
+        sitepack.files_from_tarball(blob)
 
 
 def test_a_folder_source_is_checked_file_by_file(pyodide_dir, tmp_path):
@@ -129,16 +130,16 @@ def test_a_folder_source_is_checked_file_by_file(pyodide_dir, tmp_path):
     when every file is: a changed file, or a symbolic link in place of one, is a Korean BadInput."""
     nested = tmp_path / "node_modules" / "pyodide"
     nested.mkdir(parents=True)
-    for n in siteengine.PYODIDE_FILES:
+    for n in sitepack.PYODIDE_FILES:
         (nested / n).write_bytes((pyodide_dir / n).read_bytes())
-    assert set(siteengine._from_path(str(tmp_path), "--pyodide")) == set(siteengine.PYODIDE_FILES)
+    assert set(sitepack._from_path(str(tmp_path), "--pyodide")) == set(sitepack.PYODIDE_FILES)
     (nested / "pyodide-lock.json").write_bytes(b"{}")
-    with pytest.raises(siteengine.BadInput, match="pyodide-lock.json"):
-        siteengine._from_path(str(tmp_path), "--pyodide")
+    with pytest.raises(sitepack.BadInput, match="pyodide-lock.json"):
+        sitepack._from_path(str(tmp_path), "--pyodide")
     (nested / "pyodide-lock.json").unlink()
     (nested / "pyodide-lock.json").symlink_to(pyodide_dir / "pyodide-lock.json")
-    with pytest.raises(siteengine.BadInput):
-        siteengine._from_path(str(nested), "--pyodide")
+    with pytest.raises(sitepack.BadInput):
+        sitepack._from_path(str(nested), "--pyodide")
 
 
 def test_download_checks_integrity_and_keeps_the_files_in_the_cache(pyodide_dir, tmp_path, monkeypatch):
@@ -148,8 +149,8 @@ def test_download_checks_integrity_and_keeps_the_files_in_the_cache(pyodide_dir,
     import http.server
 
     (tmp_path / "reg" / "pyodide" / "-").mkdir(parents=True)
-    (tmp_path / "reg" / "pyodide" / "-" / f"pyodide-{siteengine.PYODIDE_VERSION}.tgz").write_bytes(
-        _tgz([_file(f"package/{n}", (pyodide_dir / n).read_bytes()) for n in siteengine.PYODIDE_FILES]))
+    (tmp_path / "reg" / "pyodide" / "-" / f"pyodide-{sitepack.PYODIDE_VERSION}.tgz").write_bytes(
+        _tgz([_file(f"package/{n}", (pyodide_dir / n).read_bytes()) for n in sitepack.PYODIDE_FILES]))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(
         type("Q", (http.server.SimpleHTTPRequestHandler,), {"log_message": lambda *a: None}), directory=str(tmp_path / "reg")))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -157,14 +158,14 @@ def test_download_checks_integrity_and_keeps_the_files_in_the_cache(pyodide_dir,
         monkeypatch.setenv("npm_config_registry", f"http://127.0.0.1:{server.server_address[1]}/")
         monkeypatch.setenv("FLAMER_CACHE_DIR", str(tmp_path / "cache"))
         monkeypatch.delenv("FLAMER_PYODIDE", raising=False)
-        assert siteengine.registry_url().startswith("http://127.0.0.1:")
-        with pytest.raises(siteengine.EngineUnavailable, match="무결성"):  # the same files, but not npm's tarball
-            siteengine.obtain_pyodide()
-        assert not (tmp_path / "cache" / f"pyodide-{siteengine.PYODIDE_VERSION}").exists()
+        assert sitepack.registry_url().startswith("http://127.0.0.1:")
+        with pytest.raises(sitepack.EngineUnavailable, match="무결성"):  # the same files, but not npm's tarball
+            sitepack.obtain_pyodide()
+        assert not (tmp_path / "cache" / f"pyodide-{sitepack.PYODIDE_VERSION}").exists()
         # what the registry path keeps, the cache path gives back (checked file by file)
-        assert siteengine.store_in_cache({n: (pyodide_dir / n).read_bytes() for n in siteengine.PYODIDE_FILES})
-        files, source = siteengine.obtain_pyodide()
-        assert source == "cache" and set(files) == set(siteengine.PYODIDE_FILES)
+        assert sitepack.store_in_cache({n: (pyodide_dir / n).read_bytes() for n in sitepack.PYODIDE_FILES})
+        files, source = sitepack.obtain_pyodide()
+        assert source == "cache" and set(files) == set(sitepack.PYODIDE_FILES)
     finally:
         server.shutdown()
         server.server_close()
@@ -217,11 +218,11 @@ def test_the_build_writes_nothing_outside_its_folder(engine_site):
 
 @pytest.fixture(scope="module")
 def source_zip(cache, tmp_path_factory) -> bytes:
-    """The engine zip with its .py (siteengine.engine_zip: what the bytecode is compiled from), built again
+    """The engine zip with its .py (sitepack.engine_zip: what the bytecode is compiled from), built again
     in another process with another hash seed."""
     path = tmp_path_factory.mktemp("source-zip") / "engine.zip"
-    again = subprocess.run([sys.executable, "-c", "import sys; from flamer_ref import siteengine, corpus; "
-                            "open(sys.argv[1], 'wb').write(siteengine.engine_zip(corpus.load()))", str(path)],
+    again = subprocess.run([sys.executable, "-c", "import sys; from flamer_ref import sitepack, corpus; "
+                            "open(sys.argv[1], 'wb').write(sitepack.engine_zip(corpus.load()))", str(path)],
                            capture_output=True, text=True, cwd=ROOT, timeout=300,
                            env={**os.environ, "PYTHONHASHSEED": "12345", "FLAMER_CACHE_DIR": str(cache)})
     assert again.returncode == 0, again.stderr
@@ -240,27 +241,27 @@ def _pyc_only(blob: bytes) -> bytes:
 
 def test_the_engine_zip_is_deterministic_and_holds_what_the_page_needs(engine_site, source_zip):
     """The zip's name is its content hash; the source zip built again in another process (another hash
-    seed) gives the same bytes — with the bytecode put in (siteengine.with_bytecode, which checks each
+    seed) gives the same bytes — with the bytecode put in (sitepack.with_bytecode, which checks each
     .pyc against its source), the very zip shipped; entries are sorted with a fixed date; no compiled
     extension is inside, and with bytecode every .py is a .pyc."""
     out = engine_site["dir"]
     (zpath,) = (out / "engine").glob("flamer-*.zip")
     blob = zpath.read_bytes()
-    assert zpath.name == f"flamer-{siteengine._sha256(blob)[:16]}.zip"
+    assert zpath.name == f"flamer-{sitepack._sha256(blob)[:16]}.zip"
     compiled = engine_site["summary"]["engine"]["bytecode"]["compiled"]
-    assert blob == (siteengine.with_bytecode(source_zip, _pyc_only(blob), every=True) if compiled else source_zip)
+    assert blob == (sitepack.with_bytecode(source_zip, _pyc_only(blob), every=True) if compiled else source_zip)
     with zipfile.ZipFile(io.BytesIO(blob)) as zf:
         infos = zf.infolist()
     names = [i.filename for i in infos]
-    assert names == sorted(names) and {i.date_time for i in infos} == {siteengine.ZIP_DATE}
+    assert names == sorted(names) and {i.date_time for i in infos} == {sitepack.ZIP_DATE}
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
     assert not [n for n in names if n.endswith(".py" if compiled else ".pyc")]
-    for need in ("flamer_ref/web.py", "flamer_ref/engine/api.py", siteengine.PREBUILT_NAME, "yaml/__init__.py",
+    for need in ("flamer_ref/web.py", "flamer_ref/engine/api.py", sitepack.PREBUILT_NAME, "yaml/__init__.py",
                  "jinja2/__init__.py", "markupsafe/_native.py", "rapidfuzz/fuzz_py.py", "typer/main.py",
                  "shellingham/__init__.py", "annotated_doc/__init__.py", "flamer_ref/_data/cards/effects.yaml",
                  "flamer_ref/_data/rules/boards/example.yaml", "flamer_ref/_data/templates/simulate/combat.html.j2"):
         assert (need + "c" if compiled and need.endswith(".py") else need) in names, need
-    assert any(n.startswith(siteengine.COMPILED_TEMPLATES + "/tmpl_") for n in names)
+    assert any(n.startswith(sitepack.COMPILED_TEMPLATES + "/tmpl_") for n in names)
     assert not any(n.startswith(("_yaml/", "flamer_ref/_data/templates/site/")) for n in names)
 
 
@@ -271,17 +272,17 @@ def test_with_node_the_engine_goes_as_pyodides_bytecode(engine_site, pyodide_dir
     Python (magic, unchecked hash, the hash of the very source), everything else as it was — which the
     worker loads instead (its CONFIG.stdlib); the summary says so. The browser tests below run it."""
     try:
-        siteengine.find_node()
-    except siteengine.NoBytecode as exc:
+        sitepack.find_node()
+    except sitepack.NoBytecode as exc:
         pytest.skip(f"no node here to compile with: {exc.args[0]}")
     report = engine_site["summary"]["engine"]["bytecode"]
     assert report["compiled"] and report["node"].startswith("v") and report["reason"] is None, report
     out = engine_site["dir"]
     (std,) = (out / "engine").glob("stdlib-*.zip")
-    assert std.name == f"stdlib-{siteengine._sha256(std.read_bytes())[:16]}.zip"
-    assert not (out / "engine" / "pyodide" / siteengine.STDLIB_ZIP).exists()
-    pinned = (pyodide_dir / siteengine.STDLIB_ZIP).read_bytes()
-    assert std.read_bytes() == siteengine.with_bytecode(pinned, _pyc_only(std.read_bytes()), every=False)
+    assert std.name == f"stdlib-{sitepack._sha256(std.read_bytes())[:16]}.zip"
+    assert not (out / "engine" / "pyodide" / sitepack.STDLIB_ZIP).exists()
+    pinned = (pyodide_dir / sitepack.STDLIB_ZIP).read_bytes()
+    assert std.read_bytes() == sitepack.with_bytecode(pinned, _pyc_only(std.read_bytes()), every=False)
     with zipfile.ZipFile(std) as zf:
         pycs = [n for n in zf.namelist() if n.endswith(".pyc")]
     assert {"asyncio/__init__.pyc", "json/decoder.pyc", "zipfile/__init__.pyc"} <= set(pycs) and 80 < len(pycs) < 400
@@ -298,13 +299,13 @@ def test_a_pyc_that_is_not_its_sources_is_refused():
     import _imp
 
     src = b"x = 1\n"
-    good = siteengine.PYC_MAGIC + (1).to_bytes(4, "little") + _imp.source_hash(int.from_bytes(siteengine.PYC_MAGIC, "little"), src) + b"code"
-    siteengine.check_pyc(good, src, "m.py")
+    good = sitepack.PYC_MAGIC + (1).to_bytes(4, "little") + _imp.source_hash(int.from_bytes(sitepack.PYC_MAGIC, "little"), src) + b"code"
+    sitepack.check_pyc(good, src, "m.py")
     for bad in (b"\x00\x00\r\n" + good[4:], good[:4] + (0).to_bytes(4, "little") + good[8:], good[:8] + b"\x00" * 8 + good[16:]):
-        with pytest.raises(siteengine.NoBytecode, match="m.pyc"):
-            siteengine.check_pyc(bad, src, "m.py")
-    with pytest.raises(siteengine.NoBytecode, match="m.pyc"):
-        siteengine.check_pyc(good, b"x = 2\n", "m.py")
+        with pytest.raises(sitepack.NoBytecode, match="m.pyc"):
+            sitepack.check_pyc(bad, src, "m.py")
+    with pytest.raises(sitepack.NoBytecode, match="m.pyc"):
+        sitepack.check_pyc(good, b"x = 2\n", "m.py")
     # with_bytecode: a .pyc with no .py beside it, or a .py left without its .pyc where every one must have it
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
@@ -313,14 +314,14 @@ def test_a_pyc_that_is_not_its_sources_is_refused():
     only = io.BytesIO()
     with zipfile.ZipFile(only, "w") as z:
         z.writestr("other.pyc", good)
-    with pytest.raises(siteengine.NoBytecode, match="other.pyc"):
-        siteengine.with_bytecode(buf.getvalue(), only.getvalue(), every=False)
-    with pytest.raises(siteengine.NoBytecode, match="m.py"):
-        siteengine.with_bytecode(buf.getvalue(), _pyc_only(buf.getvalue()), every=True)
+    with pytest.raises(sitepack.NoBytecode, match="other.pyc"):
+        sitepack.with_bytecode(buf.getvalue(), only.getvalue(), every=False)
+    with pytest.raises(sitepack.NoBytecode, match="m.py"):
+        sitepack.with_bytecode(buf.getvalue(), _pyc_only(buf.getvalue()), every=True)
     ok = io.BytesIO()
     with zipfile.ZipFile(ok, "w") as z:
         z.writestr("m.pyc", good)
-    with zipfile.ZipFile(io.BytesIO(siteengine.with_bytecode(buf.getvalue(), ok.getvalue(), every=True))) as z:
+    with zipfile.ZipFile(io.BytesIO(sitepack.with_bytecode(buf.getvalue(), ok.getvalue(), every=True))) as z:
         assert z.namelist() == ["m.pyc", "d.txt"] and z.read("m.pyc") == good and z.read("d.txt") == b"data"
 
 
@@ -330,7 +331,7 @@ def test_without_node_the_engine_goes_as_py_and_the_summary_says_why(pyodide_dir
     from flamer_ref import corpus
     from flamer_ref.render import render
 
-    files = {n: (pyodide_dir / n).read_bytes() for n in siteengine.PYODIDE_FILES}
+    files = {n: (pyodide_dir / n).read_bytes() for n in sitepack.PYODIDE_FILES}
     old = tmp_path / "old-node"
     old.write_text("#!/bin/sh\necho v16.20.0\n", encoding="utf-8")
     broken = tmp_path / "broken-node"
@@ -342,21 +343,21 @@ def test_without_node_the_engine_goes_as_py_and_the_summary_says_why(pyodide_dir
     for node, why in (("off", "FLAMER_NODE=off"), (str(old), "너무 오래됨"), (str(broken), "boom"),
                       (str(tmp_path / "none"), "실행할 수 없음")):
         monkeypatch.setenv("FLAMER_NODE", node)
-        with siteengine.Bytecode(files, blob) as job:
-            with pytest.raises(siteengine.NoBytecode, match=why):
+        with sitepack.Bytecode(files, blob) as job:
+            with pytest.raises(sitepack.NoBytecode, match=why):
                 job.start().result()
             tmp = job.tmp
         assert tmp is None or not tmp.exists()  # its temporary folder is gone
     monkeypatch.setenv("FLAMER_NODE", "off")
-    part, report = siteengine.engine_files(files, corpus.load(), None)
+    part, report = sitepack.engine_files(files, corpus.load(), None)
     assert report == {"compiled": False, "node": None, "reason": "FLAMER_NODE=off"}
-    assert f"engine/pyodide/{siteengine.STDLIB_ZIP}" in part and not [p for p in part if "stdlib-" in p]
+    assert f"engine/pyodide/{sitepack.STDLIB_ZIP}" in part and not [p for p in part if "stdlib-" in p]
     (name,) = [p for p in part if p.startswith("engine/flamer-")]
     assert part[name] == blob
     text = render("site/summary.txt.j2", data={"dir": "s", "as_of": "2026-09-25", "pages": 1, "removed": [],
                                                "counts": {k: 0 for k in ("rules_pages", "card_pages", "example_pages", "engine_pages",
                                                                          "clauses", "interpretations", "rulings", "rulings_later", "faq", "examples", "cards", "terms")},
-                                               "engine": siteengine.engine_report(part, True, "option", None, report)})
+                                               "engine": sitepack.engine_report(part, True, "option", None, report)})
     assert ".py 그대로(FLAMER_NODE=off)" in text
 
 
@@ -364,12 +365,12 @@ def test_the_summary_reports_the_engine(engine_site):
     s = engine_site["summary"]["engine"]
     out = engine_site["dir"]
     raw = sum(p.stat().st_size for p in (out / "engine").rglob("*") if p.is_file()) + (out / "assets" / "engine.js").stat().st_size
-    assert s["version"] == siteengine.PYODIDE_VERSION and s["source"] == "option" and s["bytes"] == raw
+    assert s["version"] == sitepack.PYODIDE_VERSION and s["source"] == "option" and s["bytes"] == raw
     assert 0 < s["gzip_bytes"] < raw < 20 * 1024 * 1024
     from flamer_ref.render import render
 
     text = render("site/summary.txt.j2", data=engine_site["summary"])
-    assert f"판정기 엔진: Pyodide {siteengine.PYODIDE_VERSION}(--pyodide에서)" in text and "--serve" in text
+    assert f"판정기 엔진: Pyodide {sitepack.PYODIDE_VERSION}(--pyodide에서)" in text and "--serve" in text
 
 
 def test_manifest_icons_and_service_worker(engine_site):
@@ -495,7 +496,7 @@ def test_the_browsers_fuzzy_scores_are_rapidfuzzs_own():
 
     from rapidfuzz import fuzz, fuzz_py
 
-    from flamer_ref import fastfuzz, search
+    from flamer_ref import fastfuzz, searchwords
     from flamer_ref.searchindex import load_index
 
     table = load_index()["jamo"]
@@ -517,7 +518,7 @@ def test_the_browsers_fuzzy_scores_are_rapidfuzzs_own():
                 x, y = slow(a, b, score_cutoff=cut), fast(a, b, score_cutoff=cut)
                 assert (x, type(x)) == (y, type(y)), (slow.__name__, a, b, cut, x, y)
     for token in {typo(rnd.choice(keys)) for _ in range(40)}:
-        kept = set(search._reachable(token, table, 0, len(keys), 68.0))
+        kept = set(searchwords.reachable(token, table, 0, len(keys), 68.0))
         for scorer in (fuzz.ratio, fuzz.partial_ratio):
             reach = {i for i, k in enumerate(keys) if scorer(token, k, score_cutoff=68.0) >= 68.0}
             assert reach <= kept, (token, scorer.__name__, sorted(reach - kept)[:5])

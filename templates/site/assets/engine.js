@@ -10,7 +10,7 @@
  *                                      Either way the promise rejects with an Error whose `reason` is
  *                                      "cancelled". A run longer than timeLimitMs is stopped the same
  *                                      way and rejects with reason "timeout" (and `limitMs`).
- *   FlamerEngine.timeLimitMs         → the longest run (CONFIG.timeLimitMs, 10 s: siteengine.py's
+ *   FlamerEngine.timeLimitMs         → the longest run (CONFIG.timeLimitMs, 10 s: sitepack.py's
  *                                      ENGINE_TIME_LIMIT_MS); a page or a test may set it
  *   FlamerEngine.restarts            → how many times a run was stopped (the worker replaced)
  *   FlamerEngine.restart             → the last replacement: {ms (from the stop to the new worker's

@@ -158,7 +158,7 @@ async function boot() {
   const [snap, mod] = await Promise.all([readSnapshot(), import(new URL(CONFIG.pyodide + "pyodide.mjs", here).href)]);
   mark("module");
   const options = {indexURL: new URL(CONFIG.pyodide, here).href, env: ENV, stdout: () => {}, stderr: () => {}};
-  // the standard library compiled to bytecode at build time (flamer_ref/siteengine.py), when the build could
+  // the standard library compiled to bytecode at build time (flamer_ref/sitepack.py), when the build could
   if (CONFIG.stdlib) options.stdLibURL = new URL(CONFIG.stdlib, here).href;
   let restored = false;
   if (snap) {

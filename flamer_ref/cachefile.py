@@ -1,0 +1,185 @@
+"""A data tree's cache files (issue 20): the key they are named by, the frame around each, reading and
+writing them safely, telling our files from others in the cache folder; and the process's memo of what was
+loaded. The corpus (flamer_ref/corpus.py) caches itself here; the search's room (flamer_ref/searchindex.py)
+caches the index and the likeness model beside it, under the same key.
+
+A cache file: magic, format, kind, length and checksum of the payload, then the payload (marshal). The key
+is a digest of the data files' paths and bytes, of the code that shapes the cache and of the versions
+involved: a cache answers only for the very data and code it was made from.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import sys
+import zlib
+from pathlib import Path
+
+from . import __version__
+
+#: the format of every cache file (and of the prebuilt data): a file of another format is not read
+CACHE_FORMAT = 7
+KEY_BYTES = 32  # the cache key: 64 hex digits
+
+#: what this process loaded, by (what, data root, key): the corpus, the search index, the likeness model
+MEMO: dict[tuple, object] = {}
+
+
+def signature(root: Path, files: list[Path]) -> str:
+    """The cache key: a cryptographic digest (BLAKE2b, 256 bits) of every data file's path and
+    bytes (not its size or modification time, which archive extraction and sync tools restore), of
+    the code that shapes the cache, and of the versions involved. A checksum would not do: an edit
+    can be made to keep crc32 and adler32 both (issue 20), and the cache would answer from old data."""
+    try:
+        from _blake2 import blake2b  # ~0.5 ms to import; hashlib pulls in OpenSSL (~4 ms)
+    except ImportError:  # pragma: no cover - a Python built without the _blake2 module
+        from hashlib import blake2b
+    digest = blake2b(digest_size=KEY_BYTES)
+
+    def put(part: bytes) -> None:  # length-prefixed: no two different sequences of parts feed the same bytes
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+
+    put(f"{CACHE_FORMAT}|{__version__}|{sys.version_info[:2]}|{root.resolve()}".encode())
+    for p in files:
+        put(p.relative_to(root).as_posix().encode("utf-8", "surrogateescape"))
+        try:
+            data = p.read_bytes()
+        except OSError:
+            data = None  # parse() reports it; the key just has to differ
+        put(b"\x00unreadable" if data is None else b"\x01" + data)
+    # the cache's content depends on the code that builds it: parse() reaches numbering, constants,
+    # the engine's effect parser …, so every module of the package counts (a stat each, ~0.1 ms in all)
+    here = Path(__file__).parent
+    for path in sorted([*here.glob("*.py"), *here.glob("engine/*.py")]):
+        st = path.stat()
+        put(f"{path.relative_to(here).as_posix()}|{st.st_size}|{st.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+# A cache file: magic, format, kind, length and checksum of the payload, then the marshal payload.
+MAGIC = b"FLMRC"
+HEAD = len(MAGIC) + 1 + 1 + 8 + 4
+MAX_CACHE_BYTES = 256 * 1024 * 1024
+
+
+def frame(kind: bytes, payload: bytes) -> bytes:
+    return (MAGIC + bytes([CACHE_FORMAT]) + kind + len(payload).to_bytes(8, "little")
+            + zlib.crc32(payload).to_bytes(4, "little") + payload)
+
+
+def read_cache(path: Path | None, kind: bytes = b"C"):
+    """The object stored in a cache file, or None when there is none or it cannot be
+    trusted (not a regular file, wrong header, length or checksum, unreadable)."""
+    if path is None:
+        return None
+    import stat as _stat
+
+    try:
+        # O_NONBLOCK: a FIFO with no writer must not hang the open; fstat then refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not _stat.S_ISREG(st.st_mode) or not HEAD <= st.st_size <= MAX_CACHE_BYTES:
+            return None
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1
+            blob = fh.read(st.st_size + 1)
+    except (OSError, ValueError, MemoryError):
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    return unframe(blob, kind)
+
+
+def unframe(blob: bytes, kind: bytes):
+    """The object framed by frame in blob, or None when the header, length or checksum is wrong."""
+    if len(blob) < HEAD:
+        return None
+    if blob[:len(MAGIC)] != MAGIC or blob[len(MAGIC)] != CACHE_FORMAT or blob[len(MAGIC) + 1:len(MAGIC) + 2] != kind:
+        return None
+    at = len(MAGIC) + 2
+    size = int.from_bytes(blob[at:at + 8], "little")
+    crc = int.from_bytes(blob[at + 8:at + 12], "little")
+    payload = memoryview(blob)[HEAD:]
+    if len(payload) != size or zlib.crc32(payload) != crc:
+        return None
+    try:
+        return marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+
+
+def write_cache(path: Path, kind: bytes, obj) -> bool:
+    """Write one cache file atomically (outfile.write_atomic: a temp file made exclusively in the
+    cache folder, never through a link, then os.replace); never raise, never leave the temp file."""
+    from .outfile import write_atomic
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, frame(kind, marshal.dumps(obj)))
+        return True
+    except (OSError, ValueError):
+        # a read-only home or a full disk is fine: we just parse every time
+        return False
+
+
+#: the names of the files this tool writes into the cache folder: the key (64 hex digits; 16 before
+#: issue 20) and one of its four suffixes, each with the kind its frame carries
+CACHE_KINDS = {"corpus": b"C", "index": b"I", "pairs": b"P", "similar": b"S"}
+CACHE_NAME = re.compile(r"([0-9a-f]{64}|[0-9a-f]{16})\.(corpus|index|pairs|similar)")
+
+
+def own_cache_file(folder: Path, name: str) -> bool:
+    """Is folder/name a cache file this tool wrote? Its name has the key's pattern and one of our
+    suffixes, it is a regular file (not a link, a folder or a device; the link is not followed) and it
+    starts with our frame header (magic, then the kind that suffix holds; any format number)."""
+    import stat as _stat
+
+    m = CACHE_NAME.fullmatch(name)
+    if m is None:
+        return False
+    path = os.path.join(folder, name)
+    try:
+        st = os.lstat(path)
+        if not _stat.S_ISREG(st.st_mode) or st.st_size < HEAD:
+            return False
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except (OSError, ValueError):
+        return False
+    try:
+        fst = os.fstat(fd)
+        if not _stat.S_ISREG(fst.st_mode) or (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino):
+            return False
+        head = os.read(fd, len(MAGIC) + 2)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return head[:len(MAGIC)] == MAGIC and head[len(MAGIC) + 1:] == CACHE_KINDS[m.group(2)]
+
+
+def remove_stale(stem: Path) -> list[str]:
+    """Remove the cache files of other keys (older data or code) from the cache folder: only files
+    this tool wrote (own_cache_file), never another file, a link or a folder. FLAMER_CACHE_DIR may
+    point at a folder that holds other files; they are left alone. Returns the names removed."""
+    removed = []
+    try:
+        with os.scandir(stem.parent) as entries:
+            names = [e.name for e in entries if not e.name.startswith(stem.name + ".")]
+    except OSError:
+        return removed
+    for name in names:
+        if own_cache_file(str(stem.parent), name):
+            try:
+                os.unlink(os.path.join(stem.parent, name))
+                removed.append(name)
+            except OSError:
+                pass
+    return removed

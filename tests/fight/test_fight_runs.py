@@ -105,3 +105,19 @@ def test_saving_writes_the_yaml_once_and_resolves_once(runs, yaml_use, tmp_path)
     assert saved.read_text(encoding="utf-8").count("거신") >= 1
     assert len(runs) == 1
     assert yaml_use["dump"] == 1 and yaml_use["parse_text"] == 1  # written, and read back once to check it
+
+
+def test_a_value_the_file_reader_refuses_is_refused_as_the_file_would_be():
+    """The one path parses the fight's data without writing YAML; a value the YAML reader's gate refuses (a
+    23-digit stat) must still be refused with the file's own message, not passed to the engine (found by
+    the calculator test: the fight asked for 개미's ATK instead)."""
+    from typer.testing import CliRunner
+
+    from flamer_ref.cli import app
+
+    for argv in (["fight", "수문장 vs 개미", "--stat", "개미 체력 12345678901234567890123"],
+                 ["fight", "수문장 vs 개미(hp 99999999999999999999999)"]):
+        r = CliRunner().invoke(app, argv)
+        assert r.exit_code == 1, (argv, r.stdout, r.stderr)
+        assert "수가 너무 큽니다 (23자리; 절댓값 1,000,000,000 이하만 받습니다)" in r.stderr, (argv, r.stderr)
+        assert "공격력" not in r.stderr

@@ -23,7 +23,8 @@ from typing import Any, ClassVar, Mapping
 from ..errors import Ambiguous, BadInput, DataError, NotFound, Problem
 from ..errors import line_of as _line
 from . import aliases
-from .effects import Destroy, Primitive, _Sink, parse_destroy, parse_effect_list
+from .effects import Destroy, _Sink, parse_destroy, parse_effect_list
+from .pieces import Declaration, PieceSpec, Slot, cell_sort_key  # noqa: F401 - re-exported
 from .types import (CELL_LIMIT, MAX_DECLARATIONS, MAX_EFFECT_ITEMS, MAX_SCENARIO_CELLS, SIDE_LIMIT, STAT_MIN, Kind,
                     PieceState, stat_in_range)
 
@@ -58,62 +59,6 @@ class ScenarioBase:
 
     def get(self, key: str, default=None):
         return getattr(self, key, default)
-
-
-@dataclass(frozen=True)
-class PieceSpec:
-    id: str
-    side: str
-    cell: str
-    card: str | None
-    name: str | None
-    lv: int | None
-    hp: int | None
-    atk: int | None
-    cost: int | None
-    state: PieceState
-    structure: bool
-    order: int  # position in the file (0-based, over the whole file)
-    line: int | None
-    given: frozenset[str] = frozenset()
-
-    @property
-    def label(self) -> str:
-        return self.card or self.name or self.id
-
-
-@dataclass(frozen=True)
-class Slot:
-    card: str
-    face_up: bool
-    type: str  # piece | special
-    #: the card this one covers (엎어 세트, field.stack): it comes back when this one leaves the field
-    #: (trashed in step 2, or its kind exhausted) — field.uncover. None: nothing underneath.
-    under: "Slot | None" = None
-    #: for a covered piece card: it was retired in this same round (its pieces stay settled when it
-    #: comes back, field.uncover / same-round-uncover-stays-settled)
-    same_round: bool = False
-
-
-@dataclass(frozen=True)
-class Declaration:
-    """A response-turn item (대응턴) or a step-1 (전투) special card."""
-
-    index: int
-    side: str
-    card: str | None
-    ability: str | None
-    piece: str | None  # the declaring piece for a piece's SP
-    target: str | None
-    cell: str | None
-    cost: tuple[Destroy, ...]
-    effect: tuple[Primitive, ...] | None  # inline effect
-    line: int | None
-    where: str
-    lines: Mapping[str, int | None] = field(default_factory=dict)
-
-    def line_of(self, key: str) -> int | None:
-        return self.lines.get(key) or self.line
 
 
 @dataclass(frozen=True)
@@ -168,14 +113,6 @@ def normalize_cell(v) -> str | None:
     if isinstance(v, (list, tuple)) and len(v) == 2 and all(_is_int(x) for x in v):
         return f"{v[0]},{v[1]}"
     return None
-
-
-def cell_sort_key(cell: str):
-    parts = cell.split(",")
-    try:
-        return (0, tuple(int(p) for p in parts), cell)
-    except ValueError:
-        return (1, (), cell)
 
 
 def card_names(corpus) -> dict[str, str]:

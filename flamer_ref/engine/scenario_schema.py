@@ -1,6 +1,7 @@
 """The JSON Schema of scenario files (schemas/scenario.schema.json), built from
 the alias tables so that an editor accepts every Korean key and value the tool
-accepts. Regenerate after changing aliases.py or the scenario keys:
+accepts (an effect item's keys, hover texts and value types from the primitive registry,
+engine/primitives/). Regenerate after changing aliases.py, a primitive or the scenario keys:
 
     python -m flamer_ref.engine.scenario_schema > schemas/scenario.schema.json
 
@@ -17,6 +18,7 @@ import json
 
 from .aliases import (ADJACENCY_VALUES, AT_VALUES, BOOL_VALUES, FACE_VALUES, KEYS, KIND_VALUES, ROUND_VALUES, SPACED,
                       STATE_VALUES)
+from .primitives import HEADS, effect_hover, effect_item_schema
 from .types import STAT_MIN
 
 #: canonical key → Korean description (hover text), per context
@@ -71,13 +73,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "effect": "효과를 직접 적기 (카드 데이터에 효과가 없을 때 필수).", "target": "대상 기물 id.",
         "cell": "적용 셀 \"x,y\".", "cost": "비용: {파괴: 기물 id} 또는 그 목록. 선언 때 바로 냄.",
     },
-    "effect": {
-        "flip": "뒤집기: 기물 id (상태로 기동/정착).", "move": "옮기기: 기물 id (도착 셀로).",
-        "attack": "공격: N ATK 공격 (셀에서 보통의 대상 규칙으로).", "buff": "강화: 기물 id (그 전투 한정).",
-        "build": "건설: 놓을 기물 카드 이름 (셀에 기동으로, 셀 한도 안에서).", "id": "건설한 새 기물의 id (없으면 자동).",
-        "to": "뒤집기의 상태(기동/정착) 또는 옮기기의 도착 셀.", "cell": "셀 \"x,y\".",
-        "atk": "ATK 변화.", "hp": "HP 변화.", "lv": "Lv 변화.", "duration": "지속: combat(그 전투 한정)만.",
-    },
+    "effect": effect_hover(),  # each primitive's own (engine/primitives/)
     "cost": {"destroy": "파괴(헌납)할 기물 id."},
     "selector": {"own": "자기 기물만.", "card": "카드 이름.", "state": "상태."},
     "move": {"piece": "움직이는 기물 id.", "path": "들어가는 셀을 차례로 (출발 셀 제외).",
@@ -164,13 +160,8 @@ def build() -> dict:
                            {"type": "array", "items": {"$ref": "#/$defs/slot_card"}, "minItems": 1}]},
         "field_row": {"description": "왼쪽부터 1~5번 자리.", "type": "array", "items": {"$ref": "#/$defs/slot"},
                       "minItems": 5, "maxItems": 5},
-        "effect_item": {**_object("effect", {
-            "flip": {"type": "string"}, "move": {"type": "string"}, "attack": {"type": "integer"},
-            "buff": {"type": "string"}, "build": {"type": "string"}, "id": {"type": ["string", "integer"]},
-            "to": {"anyOf": [{"$ref": "#/$defs/state"}, {"type": "string"}]},
-            "cell": {"type": "string"}, "atk": {"type": "integer"}, "hp": {"type": "integer"},
-            "lv": {"type": "integer"}, "duration": {"enum": ["combat"]},
-        }, required_any=[n for c in ("flip", "move", "attack", "buff", "build") for n in _spellings("effect", c)])},
+        "effect_item": {**_object("effect", effect_item_schema(),  # from the primitive registry
+                                  required_any=[n for c in HEADS for n in _spellings("effect", c)])},
         "effect": {"oneOf": [{"$ref": "#/$defs/effect_item"},
                              {"type": "array", "items": {"$ref": "#/$defs/effect_item"}, "minItems": 1}]},
         "cost_item": _object("cost", {"destroy": {"oneOf": [{"type": "string"}, _object("selector", {

@@ -127,6 +127,11 @@ class EndReason(str, Enum):
 
 
 Duration = Literal["combat"]
+
+#: Placeholders of an effect (engine/primitives/): where a piece is expected, ``target`` (the piece the player
+#: chose at declaration), ``self`` (the piece whose SP is declared) or ``bonded`` (the pieces bonded to the
+#: declaring card, chosen by the rule at resolution); where a cell is expected, ``chosen`` (the player's cell)
+TARGET, SELF, BONDED, CHOSEN = "target", "self", "bonded", "chosen"
 Timing = Literal["대응", "전투", "이동", "등장"]
 
 #: Most pieces a side may have in one cell, and most in one cell in all (move.limit).

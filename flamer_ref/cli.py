@@ -24,6 +24,39 @@ app = typer.Typer(
     help="더 플래머 룰 레퍼런스·판정 도구. 규칙·판정·FAQ·용어·카드를 찾고, 전투를 돌려 봅니다.",
 )
 
+def _version(value: bool) -> None:
+    """`flamer --version`: the package version and the rules version — the date of the latest ruling in
+    force today (rules/rulings.yaml; a withdrawn one does not count)."""
+    if not value:
+        return
+    import datetime
+
+    from . import __version__
+    from .errors import FlamerError
+
+    try:
+        from .inforce import InForce
+
+        corpus = _corpus()
+        on = InForce(corpus.rulings, datetime.date.today().isoformat())
+        dates = [r["date"] for rid, r in corpus.rulings.items() if on(rid)]
+    except FlamerError as exc:
+        sys.stdout.write(f"flamer {__version__}\n")
+        from .terminal import clean
+
+        sys.stderr.write(clean(f"규칙 판을 말할 수 없습니다 — {exc.message.strip()}") + "\n")
+        raise typer.Exit(1) from None
+    rules = f"{max(dates)} 판정까지" if dates else "유효한 판정 없음"
+    sys.stdout.write(f"flamer {__version__} · 규칙 {rules}\n")
+    raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="패키지 버전과 규칙 판(오늘 유효한 마지막 판정의 날짜)을 보여 주고 끝냅니다.")):
+    """더 플래머 룰 레퍼런스·판정 도구. 규칙·판정·FAQ·용어·카드를 찾고, 전투를 돌려 봅니다."""
+
+
 JSON_OPT = typer.Option(False, "--json", help="사람용 출력 대신 JSON 객체 하나를 출력합니다.")
 ASOF_OPT = typer.Option(None, "--as-of", metavar="날짜", help="그 날짜까지의 판정만 적용한 문안을 봅니다 (2026-09-24, 9/24, 9월 24일도 됩니다).")
 

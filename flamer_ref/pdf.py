@@ -695,8 +695,10 @@ def _load_weasyprint():
         import weasyprint
     except ImportError as exc:
         if getattr(exc, "name", None) == "weasyprint":
-            raise MissingPdfEngine("PDF를 만드는 WeasyPrint가 설치되어 있지 않습니다. "
-                                   "이 도구를 다시 설치하세요: pip install .") from None
+            raise MissingPdfEngine(
+                "PDF를 만드는 WeasyPrint가 설치되어 있지 않습니다. PDF 기능(추가 설치 [pdf])을 함께 설치하세요:\n"
+                "  pip install \"flamer_ref[pdf]\"   (저장소에서 설치했다면: pip install \".[pdf]\")\n"
+                f"시스템 패키지도 필요합니다 (Debian/Ubuntu): sudo apt-get install {PANGO_PACKAGES} {FONT_PACKAGE}") from None
         raise MissingPdfEngine(f"WeasyPrint를 불러오지 못했습니다 ({exc}).") from None
     except OSError as exc:  # cffi could not open libpango / libgobject
         raise MissingPdfEngine(

@@ -49,7 +49,7 @@ FORBIDDEN_PATTERNS: tuple[tuple[str, str], ...] = (
                                   "디렉터리", "combat_order가", "YYYY-MM-DD(예")),
     # the second Korean review (issue 28): the program's words in answers — README jargon (줄) and scenario talk in a
     # one-line fight, YAML words, data structures, editors' provenance — and what it called translationese
-    *((w, re.escape(w)) for w in ("엔진이 가정한 것", "그 자리에서 게임 종료", "맞은 말", "줄에 적거나", "줄에 적으세요", "줄에 없습니다", "체력숫자", "시나리오에 필드를 적지 않아",
+    *((w, re.escape(w)) for w in ("엔진이 가정한 것", "아래 설명 참고", "그 자리에서 게임 종료", "맞은 말", "줄에 적거나", "줄에 적으세요", "줄에 없습니다", "체력숫자", "시나리오에 필드를 적지 않아",
                                   "시나리오 나열 순서", "(공식 판정 아님))", "id로 고르세요", "기물 id로", "매핑이어야", "기물 id나",
                                   "인용하는 행", "시나리오의 보드", "셀 번호 순", "엔진이 대신 고른 것", "기동 중 Lv",
                                   "서로 다른 결과 1가지", "이동 모두 허용", "라운드 모두 진행, 승부 없음", "(대체: '",

@@ -3,7 +3,7 @@ session's one build, tests/conftest.py pdf_book), page by page with poppler as a
 
 - the index (찾아보기) sends the reader to pages that show the word;
 - every board picture has its key (number → card, side) on its page, in text;
-- no dangling or contradicting text: no content hash on the cover, no "아래 설명 참고" with nothing below, the
+- no dangling or contradicting text: no content hash on the cover, no "아래 풀이 참고" with nothing below, the
   engine's game end worded as the FAQ says it (in the victory-check turn, not "그 자리에서");
 - the cards are one table, without the data editors' notes.
 
@@ -92,12 +92,12 @@ def test_another_name_sends_you_to_the_word_the_book_uses(book):
 
 # ------------------------------------------------------- dangling text ----
 def test_below_means_below(pages):
-    """"아래 설명 참고" only where the explanation follows: within the same result box (before its ✓/✗ mark),
+    """"아래 풀이 참고" only where the explanation follows: within the same result box (before its ✓/✗ mark),
     a 미해결, 가정 or 불가 (a refused input of a round) line. And an assumption is said, not only counted ("엔진이 가정한 것 1건")."""
     found = 0
     for n, text in enumerate(pages):
         rest = text + (pages[n + 1] if n + 1 < len(pages) else "")
-        for m in re.finditer("아래설명참고", text):
+        for m in re.finditer("아래풀이참고", text):
             after = rest[m.end():]
             mark = min([i for i in (after.find("✓"), after.find("✗")) if i >= 0], default=len(after))
             told = min([i for i in (after.find("미해결:"), after.find("가정:"), after.find("불가:")) if i >= 0],

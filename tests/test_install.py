@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -19,6 +20,12 @@ def test_wheel_carries_data_and_works_when_installed(tmp_path):
                     "-w", str(wheel_dir), str(ROOT)], check=True, capture_output=True, timeout=300)
     wheel = next(wheel_dir.glob("flamer_ref-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
+    # a player's `pip install .` brings no PDF engine: WeasyPrint comes only with the [pdf] extra
+    meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    requires = [ln for ln in meta.splitlines() if ln.lower().startswith("requires-dist:")]
+    pdf_reqs = [ln for ln in requires if "weasyprint" in ln.lower()]
+    assert pdf_reqs and all(re.search(r"extra == ['\"](pdf|test)['\"]", ln) for ln in pdf_reqs), requires
+    assert any(re.search(r"extra == ['\"]pdf['\"]", ln) for ln in pdf_reqs), requires
     for must in ("flamer_ref/_data/rules/rulings.yaml", "flamer_ref/_data/cards/cards.yaml",
                  "flamer_ref/_data/templates/cli/search.txt.j2", "flamer_ref/_data/rules/clauses/combat.yaml"):
         assert must in names, must

@@ -36,8 +36,10 @@ def invoke(args: list[str], stdin: str | None = None) -> tuple[int, str]:
 
 
 def readme_fights() -> list[list[str]]:
-    """Every `flamer fight "…"` command of README.md (code blocks and inline code), as argv."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """Every `flamer fight "…"` command of README.md and the pages it sends a player to for the commands
+    (docs/FIGHT.md, docs/COMMANDS.md: what the README held before it became a front page), in code blocks
+    and inline code, as argv."""
+    text = "\n".join((ROOT / page).read_text(encoding="utf-8") for page in ("README.md", "docs/FIGHT.md", "docs/COMMANDS.md"))
     found = []
     for m in re.finditer(r'flamer fight ("[^"\n]+"(?: +-{1,2}[a-z]+(?: +"[^"\n]+"| +[^\s`"-][^\s`]*)?)*)', text):
         argv = ["fight", *shlex.split(m.group(1))]

@@ -393,7 +393,8 @@ def test_scenario_problems_say_key_value_not_mapping(tmp_path):
 def readme_commands() -> list[str]:
     """Every `flamer …` line of the README's shell blocks that answers a question (not the book, the site
     or writing files beside the tests), its comment taken off; `a && b` are two."""
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent  # the README and its command pages (docs/FIGHT.md, COMMANDS.md)
+    text = "\n".join((root / page).read_text(encoding="utf-8") for page in ("README.md", "docs/FIGHT.md", "docs/COMMANDS.md"))
     out = []
     for block in re.findall(r"```bash\n(.*?)```", text, re.S):
         for line in block.splitlines():

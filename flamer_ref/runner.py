@@ -371,7 +371,7 @@ def _cells_independent(scn: Scenario) -> bool:
     first combat hosts for all cells, response.resolve.once), no (전투) card declared, and no piece
     whose (전투) SP reaches into another cell's combat (combat.remote). Then the cells are fought
     independently and every order gives the same result."""
-    from .engine.types import REMOTE_SP
+    from .engine.cards import REMOTE_SP
 
     remote = {c for c, _ in REMOTE_SP}
     return not scn.response and not scn.battle_cards and not any(p.card in remote for p in scn.pieces)
@@ -398,7 +398,7 @@ def order_classes(scn: Scenario, corpus, as_of: str | None, orders: list) -> lis
     any other such cell: all those orders are one class (``""``); a touched first cell is its own."""
     from .engine.combat import stack_cells
     from .engine.scenario import cell_sort_key
-    from .engine.types import REMOTE_SP
+    from .engine.cards import REMOTE_SP
 
     if len(orders) < 2 or scn.battle_cards:
         return None

@@ -29,12 +29,12 @@ from typing import Iterable
 from ..errors import DataError, Forbidden, Problem
 from . import effects as fx
 from .decisions import Answer, rules_at
-from .fieldplay import bond_partners, screen_target
+from .cards import CARD_HOOKS, REMOTE_SP, hooks_of
 from .probe import PROBE, unknown_key
 from .result import CellResult, CombatResult, Event
 from .scenario import Declaration, PieceSpec, Scenario, cell_sort_key
 from .types import (
-    CELL_LIMIT, MAX_ROUNDS, REMOTE_SP, SIDE_LIMIT, CaptureReason, EndReason, EventType as E, FizzleReason, PieceState, Role, UnresolvedReason,
+    CELL_LIMIT, MAX_ROUNDS, SIDE_LIMIT, CaptureReason, EndReason, EventType as E, FizzleReason, PieceState, Role, UnresolvedReason,
 )
 
 MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
@@ -44,7 +44,6 @@ MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
 MAX_TOTAL_ROUNDS = 5_000
 STATS = ("lv", "hp", "atk", "cost")
 STAT_KO = {"lv": "Lv", "hp": "HP", "atk": "ATK", "cost": "cost"}
-BYEOLMADAE, AMPLIFIER = "별마대", "증폭기"
 
 
 _STEP_RULE = {1: "combat.step1.battle-cards", 2: "combat.step2.response", 3: "combat.step3.sp",
@@ -54,14 +53,9 @@ _TARGET_RULE = {"hp": "combat.tiebreak", "atk": "combat.tiebreak", "cost": "comb
                 "listing": "interp.tiebreak.listing-order"}
 
 
-def _tops(slots) -> list:
-    """Field slots as the shared readings in fieldplay take them: None or (name, face_up, type)."""
-    return [None if s is None else (s.card, s.face_up, s.type) for s in slots]
-FORMATION_LV = 6  # 병풍: '가장 왼쪽 카드인 수문장은 전부 Lv 6'
-
 # the decisions a dated ruling sets (engine/decisions.py): the combat asks them, never a date
 COUNTER_CARDS, COUNTER_SP = "counter-with-set-cards", "counter-with-piece-sp"
-STRUCT_IMMOVABLE, EXPLOSIVE_COST = "structures-immovable-by-effects", "explosive-destroy-is-cost"
+STRUCT_IMMOVABLE = "structures-immovable-by-effects"
 VACATED, COST_EMPTIED = "vacated-combat-continues", "cost-emptied-cell-fights"
 MOBILE_STRUCTURES, SWEEP = "mobile-structures-attack", "step7-sweeps-settled"
 UNCOVER_ENTRY, SAME_ROUND = "uncover-is-entry", "same-round-uncover-stays-settled"
@@ -171,7 +165,7 @@ class Engine:
             self.by_card.setdefault((spec.side, spec.card), []).append(p)
             self.by_side.setdefault(spec.side, []).append(p)
         self.slots = {s: list(v) for s, v in scn.field.items()} if scn.field is not None else None
-        self._bonds: dict[str, set[str]] = {}  # 결속 partners per side, fixed at the start (field_effects)
+        self.bonds: dict[str, set[str]] = {}  # 결속 partners per side, fixed at the start (cards/amplifier.py)
         self._remote: list | None = None  # pieces with a remote (전투) SP (remote_step)
         self.events: list[Event] = []
         self.unresolved: list[dict] = []
@@ -435,49 +429,19 @@ class Engine:
         return None if p.spec.atk is None else p.spec.atk + p.b_atk
 
     # ------------------------------------------------------------- field ----
-    def field_effects(self, when: str, cell: str | None = None, only_side: str | None = None,
-                      step: int | None = 2, rule: str = "field.position-reference") -> None:
-        """병풍 (별마대): while a face-up 별마대 is on the side's field, the leftmost card's pieces are Lv 6.
-        The `field:` of a scenario is the field after its cards entered: 병풍's card and 결속's partner
-        are read from it once, at the start, and stay fixed for the whole combat turn (a (대응) card
-        trashed in step 2 does not move them: interp.screen.leftmost, interp.bond.face-up)."""
+    def field_setup(self) -> None:
+        """The continuous part of the 등장효과 of the special cards on the `field:` given (their modules,
+        engine/cards/: 별마대 병풍, 증폭기 결속): the field after its cards entered, read once at the start."""
         if self.slots is None:
             return
-        if only_side is None:
-            self._bonds = {side: set(bond_partners(_tops(slots)).values()) for side, slots in self.slots.items()}
-        for side, slots in self.slots.items():
-            if only_side is not None and side != only_side:
-                continue
-            formation_on = any(s is not None and s.face_up and s.card == BYEOLMADAE for s in slots)
-            left = next(((i, s) for i, s in enumerate(slots) if s is not None), None)
-            target = screen_target(_tops(slots)) if formation_on else None
-            target_card = target[1] if target else None
-            if formation_on and left is not None and target is None:
-                i, s = left
-                self.assume(("formation-left", side, i, when), choice="formation-leftmost-not-piece", side=side,
-                            slot=i + 1, card=s.card, rule="field.position-reference")
-            changed = []
-            for p in self.pieces.values():
-                if p.side != side:
-                    continue
-                new = FORMATION_LV if (target_card is not None and p.card == target_card) else None
-                if new != p.field_lv:
-                    p.field_lv = new
-                    if p.on_board:
-                        changed.append(p.id)
-            if changed:
-                where = ({"phase": "setup"} if cell is None else {"cell": cell, "phase": "response"} if step is None
-                         else {"cell": cell, "step": step})
-                self.emit(E.FIELD, **where, side=side, effect="병풍", source=BYEOLMADAE, card=target_card,
-                          slot=(left[0] + 1) if left else None, pieces=changed,
-                          lv=FORMATION_LV if target_card else None, rule=rule,
-                          interpretation="interp.screen.leftmost", **({"why": when} if cell is not None else {}))
+        for hooks in CARD_HOOKS.values():
+            hooks.combat_setup(self)
 
     def bonded_cards(self, side: str) -> set[str] | None:
         """결속 (증폭기): the piece card immediately to the left of each face-up 증폭기. None: no field."""
         if self.slots is None or side not in self.slots:
             return None
-        return self._bonds.get(side, set())
+        return self.bonds.get(side, set())
 
     # ---------------------------------------------------- response turn ----
     def declare_all(self, encounters: list[str]) -> None:
@@ -789,19 +753,12 @@ class Engine:
             if p.id in to_pay:
                 raise self.error(d, "cost", "cost-twice", piece=p.id)
             to_pay.append(p.id)
-        explosive = edef is not None and edef.card == "폭약"
+        hooks = hooks_of(edef.card) if edef is not None else None  # a card's own cost (engine/cards/explosive.py)
         for pid in to_pay:
             p = self.pieces[pid]
             cell = p.cell
-            ruling = None
-            rule = "response.declare.timing"
-            if explosive and pid == decl.self_id:
-                # the only reading coded (Decision.values): destroyed as the cost, at declaration
-                rule = "response.cost.explosive"
-                a = self.ask(EXPLOSIVE_COST)
-                ruling = a.cite
-                if not a.known:
-                    self.rule_gap(a, ruling=a.cite, piece=pid, rule="response.cost.explosive")
+            own = hooks.own_cost(self, decl, pid) if hooks is not None else None
+            rule, ruling = own if own is not None else ("response.declare.timing", None)
             self._take_off(p)
             if p.spec.structure:
                 p.where = "fragment"
@@ -873,12 +830,9 @@ class Engine:
                 self.rule_gap(again, cell=cell, card=under.card, ruling=again.cite, rule="field.uncover")
             if not again.applied:
                 return
-        if under.card == BYEOLMADAE:
-            self.field_effects("uncover", cell, only_side=side, step=step, rule="field.uncover")
-        elif under.card == AMPLIFIER and i > 0:
-            left = self.slots[side][i - 1]
-            if left is not None and left.face_up and left.type == "piece":
-                self._bonds.setdefault(side, set()).add(left.card)
+        hooks = hooks_of(under.card)
+        if hooks is not None:
+            hooks.combat_entered_again(self, side, i, cell, step)
 
     def _left_board(self, p: _P, cell: str, step: int | None) -> None:
         """`p` left the board: when its kind's limit is used up (exhausted) and no piece of it is left on
@@ -898,15 +852,13 @@ class Engine:
                   lv=None, last=p.id, rule="field.kind-exhausted")
         was_face_up = slots[i].face_up
         self._slot_left(p.side, i, cell, step)
-        if was_face_up and (p.card == BYEOLMADAE or p.card == AMPLIFIER or p.card in self._bonds.get(p.side, ())):
+        if not was_face_up:
+            return
+        if any(hooks.entry_lasts(self, p.side, p.card) for hooks in CARD_HOOKS.values()):
             if not self.ask(ENTRY_ENDS).applied:
                 return  # '영구 적용': the continuous part stays after its card left (entry-effect-ends-with-card)
-        if was_face_up and p.card == BYEOLMADAE:  # 병풍 ends with its card (field.entry-effect.duration)
-            self.field_effects("removed", cell, only_side=p.side, step=step, rule="field.entry-effect.duration")
-        if was_face_up and self._bonds.get(p.side):
-            self._bonds[p.side].discard(p.card)
-            if p.card == AMPLIFIER:
-                self._bonds[p.side] = set()
+        for hooks in CARD_HOOKS.values():  # what of a special card's 등장효과 ends with it (engine/cards/)
+            hooks.combat_card_left(self, p.side, p.card, cell, step)
 
     def fizzle(self, decl: _Decl, at: str, step: int, reason: FizzleReason, pr, piece=None, cell=None,
                rule="response.fizzle", ruling=None) -> None:
@@ -1078,9 +1030,9 @@ class Engine:
             self._hp_capture(target, actor_id, side, cell, step, rnd)
 
     def _hp_capture(self, p: _P, by, side, cell, step, rnd) -> None:
-        if p.card == "개미":
-            self.gap(UnresolvedReason.EFFECT_UNKNOWN, cell=cell, piece=p.id, card="개미", ability="불사",
-                     rule="combat.attack")
+        hooks = hooks_of(p.card)
+        if hooks is not None:
+            hooks.hp_captured(self, p, cell)
         self.capture(p, by, side, CaptureReason.HP, cell, step, rnd, "combat.attack")
 
     def capture(self, p: _P, by, side, reason: CaptureReason, cell, step, rnd, rule, ruling=None) -> None:
@@ -1511,7 +1463,7 @@ class Engine:
 
     def run(self) -> CombatResult:
         self.check_battle_card_order()
-        self.field_effects("setup")
+        self.field_setup()
         encounters = sorted((c for c in self.by_cell if self.both_present(c)), key=cell_sort_key)
         self._combat_cells = set(encounters)
         self.declare_all(encounters)
@@ -1681,7 +1633,7 @@ def stack_cells(scn: Scenario, corpus, as_of: str | None = None, effects: dict |
     eng = Engine(scn, corpus, as_of or scn.as_of or default_as_of(corpus), effects)
     try:
         eng.check_battle_card_order()
-        eng.field_effects("setup")
+        eng.field_setup()
         encounters = sorted((c for c in eng.by_cell if eng.both_present(c)), key=cell_sort_key)
         eng._combat_cells = set(encounters)
         eng.declare_all(encounters)

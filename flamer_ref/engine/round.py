@@ -322,7 +322,7 @@ class _Round:
         """(slot number, Card) of a top card named `card` on the side's field."""
         f = self.fields[side]
         for i in range(5):
-            top = f._top(i)
+            top = f.top(i)
             if top is not None and top.name == card:
                 return i + 1, top
         return None
@@ -362,7 +362,7 @@ class _Round:
         모두 소진된 상태에서 보드 위 그 종류 기물이 0기가 되면 …'); while pieces remain it stays, and it
         leaves the moment the last one leaves the board."""
         f = self.fields[side]
-        top = f._top(act.slot - 1) if 1 <= act.slot <= 5 else None
+        top = f.top(act.slot - 1) if 1 <= act.slot <= 5 else None
         if top is None or top.type != "piece":
             f.exhausted(act.index, act.slot)  # the field reports the slot error
             return
@@ -622,7 +622,7 @@ class _Round:
                 continue
             side, f = ev["side"], self.fields[ev["side"]]
             if ev.get("effect") in ("trash", "removed"):
-                top = f._top(ev["slot"] - 1)
+                top = f.top(ev["slot"] - 1)
                 if top is not None and top.name == ev.get("card"):
                     if ev["effect"] == "trash":
                         f.trash(-1, ev["slot"])

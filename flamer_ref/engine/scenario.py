@@ -392,7 +392,7 @@ def _combat_board(doc: dict, file: str, pieces, corpus):
     `board`, else — when a piece with such an SP stands in a cell that is no encounter — the example
     board (rules/boards/example.yaml, not the official map; the result says so in `assumed`)."""
     from .board import BoardError, board_from_spec, example_board_of
-    from .types import REMOTE_SP
+    from .cards import REMOTE_SP
 
     spec = doc.get("board")
     assumed = False

@@ -157,7 +157,3 @@ MAX_EFFECT_ITEMS = 1_000
 #: negative (ATK 0 is a piece that makes no attack). Lowering a stat inside a combat
 #: is an effect (`buff`), not a stated value, and is not bounded here.
 from ..constants import STAT_MIN, stat_in_range  # noqa: E402,F401 - shared with the card data
-
-#: 원격 참여 SP (combat.remote): (card, ability) → reach in cells ('봉수장 … 2셀 이내 전투의 SP 발동턴');
-#: None where the pages give no reach (잠식된 석산 광역증폭)
-REMOTE_SP = {("봉수장", "지원사격"): 2, ("잠식된 석산", "광역증폭"): None}

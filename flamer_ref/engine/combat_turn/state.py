@@ -1,11 +1,9 @@
-"""The state of one combat turn's resolution: its types (`Piece`, `Decl`, `Need`) and `Combat`, the one
-object every room of the combat reads and changes (combat_turn/*.py, the effect primitives, the card hooks).
-
-`Combat` holds the pieces and their indexes (by cell, by card, by side), the field, the response stack, what
-has happened (prisoners, fragments, removed, built pieces) and the record the result is made of (events,
-unresolved gaps, assumptions). Its methods are the small verbs shared by every room — record an event, a
-gap, an assumption; ask a decision; make a refusal or an invalid-scenario error; read a piece's stat. The
-rules themselves are named functions in the other rooms, each taking the `Combat` first."""
+"""The state of one combat turn's resolution: its types (`Piece`, `Decl`, `Need`), the decisions it asks,
+and `CombatState` — the pieces and their indexes (by cell, by card, by side), the field, the response stack,
+what has happened (prisoners, fragments, removed and built pieces) and the record the result is made of
+(events, unresolved gaps, assumptions), with the small verbs every room uses: record an event, a gap, an
+assumption; ask a decision; make a refusal or an invalid-scenario error; move a piece between cells.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +11,9 @@ from dataclasses import dataclass, field
 
 from ...errors import DataError, Forbidden, Problem
 from ..decisions import Answer, rules_at
-from ..pieces import Declaration, PieceSpec
-from ..probe import PROBE, unknown_key
 from ..result import CellResult, Event
-from ..types import MAX_ROUNDS, EventType as E, FizzleReason, PieceState, Role, UnresolvedReason
+from ..scenario import Declaration, PieceSpec, Scenario
+from ..types import EventType as E, FizzleReason, PieceState, Role, UnresolvedReason
 
 MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
 #: rounds of steps 4–6 of every cell together, per scenario (resolution): past it, each combat still
@@ -25,9 +22,21 @@ MOBILE, SETTLED = PieceState.MOBILE, PieceState.SETTLED
 MAX_TOTAL_ROUNDS = 5_000
 STATS = ("lv", "hp", "atk", "cost")
 
+
 STEP_RULE = {1: "combat.step1.battle-cards", 2: "combat.step2.response", 3: "combat.step3.sp",
              4: "combat.step4.attacker-volley", 5: "combat.step5.defender-volley", 6: "combat.step6.check",
              7: "combat.step7.sweep"}
+TARGET_RULE = {"hp": "combat.tiebreak", "atk": "combat.tiebreak", "cost": "combat.tiebreak",
+               "listing": "interp.tiebreak.listing-order"}
+
+
+# the decisions a dated ruling sets (engine/decisions.py): the combat asks them, never a date
+COUNTER_CARDS, COUNTER_SP = "counter-with-set-cards", "counter-with-piece-sp"
+STRUCT_IMMOVABLE = "structures-immovable-by-effects"
+VACATED, COST_EMPTIED = "vacated-combat-continues", "cost-emptied-cell-fights"
+MOBILE_STRUCTURES, SWEEP = "mobile-structures-attack", "step7-sweeps-settled"
+UNCOVER_ENTRY, SAME_ROUND = "uncover-is-entry", "same-round-uncover-stays-settled"
+ENTRY_ENDS = "entry-effect-ends-with-card"
 
 
 def withdrawn(a: Answer) -> dict:
@@ -35,7 +44,7 @@ def withdrawn(a: Answer) -> dict:
     return {"withdrawn": a.withdrawn} if a.withdrawn else {}
 
 
-# ------------------------------------------------------------------- types ----
+# ------------------------------------------------------------ runtime state ----
 @dataclass(eq=False)
 class Piece:
     """A piece during the resolution (mutable; never leaves the combat's rooms)."""
@@ -86,11 +95,6 @@ class Decl:
     slot: tuple[str, int] | None = None  # (side, slot index) of a set special card
     from_cells: dict = field(default_factory=dict)  # piece id → its cell at declaration
 
-    @property
-    def refs(self) -> dict:
-        """What the effect's placeholders name at resolution (target, self, chosen: primitives/base.py)."""
-        return {"target": self.target_id, "self": self.self_id, "chosen": self.chosen_cell}
-
 
 class Need(Exception):
     """A stat the card data and the file do not give is needed; `why` says for what, as data
@@ -104,15 +108,21 @@ class Need(Exception):
         self.needs = ((piece, stat, why), *more)
 
 
-# ------------------------------------------------------------------- state ----
-class Combat:
-    """One combat turn being resolved: the state and the record, and the verbs shared by every room."""
+def tie_cites(level: int) -> list[str]:
+    if level <= 0:
+        return []
+    out = ["combat.tiebreak", "interp.tiebreak.current-hp"]
+    if level >= 4:
+        out.append("interp.tiebreak.listing-order")
+    return out
 
-    #: the bounds of the work (the front door, engine/combat.py, sets them from its module constants)
-    max_rounds = MAX_ROUNDS
-    max_total_rounds = MAX_TOTAL_ROUNDS
 
-    def __init__(self, scn, corpus, as_of: str, effects: dict, combat_order=None,
+
+class CombatState:
+    """One combat turn being resolved: the pieces and where they stand, the field, the stack and the record
+    (events, gaps, assumptions), with the small verbs every room uses on them."""
+
+    def __init__(self, scn: Scenario, corpus, as_of: str, effects: dict, combat_order=None,
                  overrides: dict[str, bool] | None = None, budget=None):
         self.scn = scn
         self.budget = budget  # a game record's shared budget (engine/budget.py), or None
@@ -136,30 +146,26 @@ class Combat:
             self.by_card.setdefault((spec.side, spec.card), []).append(p)
             self.by_side.setdefault(spec.side, []).append(p)
         self.slots = {s: list(v) for s, v in scn.field.items()} if scn.field is not None else None
-        #: 결속 partners per side (cards whose pieces an effect on `bonded` reaches), fixed at the start by the
-        #: card hooks that bond (engine/cards/) and changed only by them
-        self.bonds: dict[str, set[str]] = {}
-        self.remote: list | None = None  # pieces with a remote (전투) SP (steps.remote_step)
+        self.bonds: dict[str, set[str]] = {}  # 결속 partners per side, fixed at the start (cards/amplifier.py)
+        self._remote: list | None = None  # pieces with a remote (전투) SP (remote_step)
         self.events: list[Event] = []
         self.unresolved: list[dict] = []
         self.assumed: list[dict] = []
-        self.assumed_keys: set = set()
+        self._assumed_keys: set = set()
         self._gap_keys: set = set()
         self.prisoners: dict[str, list[str]] = {scn.attacker: [], scn.defender: []}
         self.fragments: list[str] = []
         self.removed: list[str] = []
         self.stack: list[Decl] = []
-        self.response_cells: set[str] = set()  # the defender's 대응 셀 (a 맞대응 must share one)
         self.ended: set[str] = set()  # cells whose combat ended on the spot (vacated-combat-continues false)
         self.cells_out: list[CellResult] = []
         self.vacated_cause: dict[str, str] = {}
-        self.combat_cells: set[str] = set()
-        self.used_slots: set = set()
+        self._combat_cells: set[str] = set()
+        self._used_slots: set = set()
         self.built: list[str] = []  # pieces placed by a build effect (their specs are in `pieces` of the result)
         self.order_used: list[str] = []
-        self.rounds_used = 0  # rounds of every cell so far (max_total_rounds)
+        self.rounds_used = 0  # rounds of every cell so far (MAX_TOTAL_ROUNDS)
 
-    # ------------------------------------------------------------ the record ----
     def ask(self, decision: str) -> Answer:
         """What a decision is on this day and which ruling the explanation cites (recorded as consulted)."""
         return self.rules.ask(decision)
@@ -174,9 +180,9 @@ class Combat:
         self.events.append(Event.make(type_._value_, **kw))  # (_value_: the enum's value, read directly)
 
     def assume(self, key, **kw) -> None:
-        if key in self.assumed_keys:
+        if key in self._assumed_keys:
             return
-        self.assumed_keys.add(key)
+        self._assumed_keys.add(key)
         self.assumed.append(kw)
 
     def gap(self, reason: UnresolvedReason, **kw) -> None:
@@ -186,38 +192,6 @@ class Combat:
             self._gap_keys.add(key)
             self.unresolved.append(item)
 
-    def step(self, cell, n, rnd=None, **kw) -> None:
-        rule = kw.pop("rule", None) or STEP_RULE[n]
-        self.emit(E.STEP, cell=cell, step=n, round=rnd, **kw, rule=rule)
-
-    def fizzle(self, decl: Decl, at: str, step: int, reason: FizzleReason, pr, piece=None, cell=None,
-               rule="response.fizzle", ruling=None) -> None:
-        self.emit(E.FIZZLE, cell=at, step=step, index=decl.d.index, reason=reason.value, piece=piece, where=cell,
-                  primitive=pr.describe(), rule=rule, ruling=ruling)
-
-    def forbid(self, reason: str, rule: str, d: Declaration | None = None, key: str | None = None,
-               ruling: str | None = None, **detail) -> Forbidden:
-        """A play the rules forbid (errors.Forbidden), located at item d (key) of the scenario."""
-        line = (d.line_of(key) if key else d.line) if d is not None else None
-        where = (f"{d.where}.{key}" if key else d.where) if d is not None else None
-        refs = {}
-        for i in (rule, ruling):
-            if i in self.corpus.clauses:
-                refs[i] = self.corpus.clauses[i]["title"]
-            elif i in self.corpus.rulings:
-                refs[i] = self.corpus.rulings[i]["title"]
-        labels = {p.id: p.spec.label for p in self.pieces.values()}
-        return Forbidden(reason, rule, ruling=ruling, file=self.scn.file, line=line, key=where,
-                         detail={**detail, "labels": labels}, refs=refs)
-
-    def error(self, d: Declaration | None, key: str | None, code: str, /, **params) -> DataError:
-        """An invalid scenario at item d (key): a problem code and its data (worded later)."""
-        if d is None:
-            return DataError([Problem(self.scn.file, None, key, code=code, params=params)])
-        return DataError([Problem(self.scn.file, d.line_of(key) if key else d.line,
-                                  f"{d.where}.{key}" if key else d.where, code=code, params=params)])
-
-    # ------------------------------------------------------------- the board ----
     def opp(self, side: str) -> str:
         return self.defender if side == self.attacker else self.attacker
 
@@ -241,13 +215,13 @@ class Combat:
                 return s
         return None
 
-    def take_off(self, p: Piece) -> None:
+    def _take_off(self, p: Piece) -> None:
         lst = self.by_cell.get(p.cell)
         if lst is not None:
             lst.remove(p)
         p.cell = None
 
-    def put(self, p: Piece, cell: str) -> None:
+    def _put(self, p: Piece, cell: str) -> None:
         lst = self.by_cell.setdefault(cell, [])
         i = len(lst)
         while i > 0 and lst[i - 1].spec.order > p.spec.order:
@@ -255,45 +229,33 @@ class Combat:
         lst.insert(i, p)
         p.cell = cell
 
-    def add_piece(self, spec: PieceSpec) -> Piece:
-        """A new piece (a build effect's) placed mobile in its cell, indexed like the file's pieces."""
-        p = Piece(spec, MOBILE, None)
-        self.pieces[spec.id] = p
-        self.by_card.setdefault((spec.side, spec.card), []).append(p)
-        self.by_side.setdefault(spec.side, []).append(p)
-        self.put(p, spec.cell)
-        self.built.append(spec.id)
-        return p
+    def forbid(self, reason: str, rule: str, d: Declaration | None = None, key: str | None = None,
+               ruling: str | None = None, **detail) -> Forbidden:
+        """A play the rules forbid (errors.Forbidden), located at item d (key) of the scenario."""
+        line = (d.line_of(key) if key else d.line) if d is not None else None
+        where = (f"{d.where}.{key}" if key else d.where) if d is not None else None
+        refs = {}
+        for i in (rule, ruling):
+            if i in self.corpus.clauses:
+                refs[i] = self.corpus.clauses[i]["title"]
+            elif i in self.corpus.rulings:
+                refs[i] = self.corpus.rulings[i]["title"]
+        labels = {p.id: p.spec.label for p in self.pieces.values()}
+        return Forbidden(reason, rule, ruling=ruling, file=self.scn.file, line=line, key=where,
+                         detail={**detail, "labels": labels}, refs=refs)
 
-    # ----------------------------------------------------------------- stats ----
-    def stat(self, p: Piece, stat: str, why: dict) -> int:
-        if stat == "lv":
-            base = p.field_lv if p.field_lv is not None else p.spec.lv
-            return (self.unknown(p, "lv", why) if base is None else base) + p.b_lv
-        if stat == "hp":
-            return (self.unknown(p, "hp", why) if p.spec.hp is None else p.spec.hp) + p.b_hp - p.damage
-        if stat == "atk":
-            return (self.unknown(p, "atk", why) if p.spec.atk is None else p.spec.atk) + p.b_atk
-        return self.unknown(p, "cost", why) if p.spec.cost is None else p.spec.cost
+    def error(self, d: Declaration | None, key: str | None, code: str, /, **params) -> DataError:
+        """An invalid scenario at item d (key): a problem code and its data (worded later)."""
+        if d is None:
+            return DataError([Problem(self.scn.file, None, key, code=code, params=params)])
+        return DataError([Problem(self.scn.file, d.line_of(key) if key else d.line,
+                                  f"{d.where}.{key}" if key else d.where, code=code, params=params)])
 
-    @staticmethod
-    def unknown(p: Piece, stat: str, why: dict) -> int:
-        """A stat nobody gave, needed: the runner's probe when it follows that stat (engine/probe.py:
-        one value standing for a range), else the need stops the run (stat-unknown)."""
-        probe = PROBE.get()
-        if probe is not None and probe.matches(unknown_key(p.spec.card, p.id), stat):
-            return probe.value()
-        raise Need(p, stat, why)
+    def step(self, cell, n, rnd=None, **kw) -> None:
+        rule = kw.pop("rule", None) or STEP_RULE[n]
+        self.emit(E.STEP, cell=cell, step=n, round=rnd, **kw, rule=rule)
 
-    @staticmethod
-    def hp_or_none(p: Piece) -> int | None:
-        return None if p.spec.hp is None else p.spec.hp + p.b_hp - p.damage
-
-    @staticmethod
-    def lv_or_none(p: Piece) -> int | None:
-        base = p.field_lv if p.field_lv is not None else p.spec.lv
-        return None if base is None else base + p.b_lv
-
-    @staticmethod
-    def atk_or_none(p: Piece) -> int | None:
-        return None if p.spec.atk is None else p.spec.atk + p.b_atk
+    def fizzle(self, decl: Decl, at: str, step: int, reason: FizzleReason, pr, piece=None, cell=None,
+               rule="response.fizzle", ruling=None) -> None:
+        self.emit(E.FIZZLE, cell=at, step=step, index=decl.d.index, reason=reason.value, piece=piece, where=cell,
+                  primitive=pr.describe(), rule=rule, ruling=ruling)

@@ -73,12 +73,12 @@ class Engine(Steps, Attacks, Resolving, Declaring, FieldRoom, Targeting, CombatS
         self.check_battle_card_order()
         self.field_setup()
         encounters = sorted((c for c in self.by_cell if self.both_present(c)), key=cell_sort_key)
-        self._combat_cells = set(encounters)
+        self.combat_cells = set(encounters)
         self.declare_all(encounters)
 
         explicit = self.order_override if self.order_override is not None else self.scn.combat_order
         if explicit is not None:
-            listed = [c for c in explicit if c in self._combat_cells]
+            listed = [c for c in explicit if c in self.combat_cells]
             listed_set = set(listed)
             rest = [c for c in encounters if c not in listed_set]
             # a listed cell that is no encounter yet may become one when the stack resolves
@@ -126,7 +126,7 @@ class Engine(Steps, Attacks, Resolving, Declaring, FieldRoom, Targeting, CombatS
             self.cells_out.append(self.fight(cell, first=not first_done, new=cell in new_cells))
             if not first_done:
                 first_done = True
-                fresh = [c for c in self.by_cell if self.both_present(c) and c not in self._combat_cells]
+                fresh = [c for c in self.by_cell if self.both_present(c) and c not in self.combat_cells]
                 if fresh:
                     pos = {c: i for i, c in enumerate(explicit or ())}
                     fresh.sort(key=lambda c: (pos.get(c, len(pos)), cell_sort_key(c)))
@@ -134,7 +134,7 @@ class Engine(Steps, Attacks, Resolving, Declaring, FieldRoom, Targeting, CombatS
                         self.assume(("new-order",), choice="new-encounter-order", cells=fresh,
                                     rule="response.resolve.new-encounter")
                     for c in fresh:
-                        self._combat_cells.add(c)
+                        self.combat_cells.add(c)
                         new_cells.add(c)
                     # the attacker's order (combat_order) places a new encounter among the combats
                     # still to come; unlisted cells keep their place after the listed ones
@@ -148,7 +148,7 @@ class Engine(Steps, Attacks, Resolving, Declaring, FieldRoom, Targeting, CombatS
                     self.assume(("order-not-encounter", c), choice="combat-order-cell-not-encounter", cell=c,
                                 rule="combat.order")
         for d in self.scn.battle_cards:  # a (전투) card is declared in step 1 of a combat at its cell
-            if d.cell not in self._combat_cells:
+            if d.cell not in self.combat_cells:
                 raise self.forbid("battle-card-no-combat", "combat.step1.battle-cards", d, "cell", cell=d.cell,
                                   combat_cells=list(self.order_used))
         if self.stack and not first_done:
@@ -243,7 +243,7 @@ def stack_cells(scn: Scenario, corpus, as_of: str | None = None, effects: dict |
         eng.check_battle_card_order()
         eng.field_setup()
         encounters = sorted((c for c in eng.by_cell if eng.both_present(c)), key=cell_sort_key)
-        eng._combat_cells = set(encounters)
+        eng.combat_cells = set(encounters)
         eng.declare_all(encounters)
     except (DataError, Forbidden, Need):
         return None
@@ -256,19 +256,11 @@ def stack_cells(scn: Scenario, corpus, as_of: str | None = None, effects: dict |
         cells.update(c for c in (decl.chosen_cell, decl.target_cell) if c is not None)
         if decl.self_id is not None:
             cells.add(eng.pieces[decl.self_id].spec.cell)
-        for pr in decl.effect:
-            if isinstance(pr, (fx.Attack, fx.Buff)) and (isinstance(pr, fx.Attack) or pr.piece == fx.BONDED):
-                cell = decl.chosen_cell if pr.cell in (None, fx.CHOSEN) else pr.cell
-                if cell is None:
-                    return None  # resolves at the hosting combat's cell
-                cells.add(cell)
-            elif isinstance(pr, fx.Move):
-                cells.add(pr.to)
-            elif isinstance(pr, fx.Build):
-                cell = decl.chosen_cell if pr.cell in (None, fx.CHOSEN) else pr.cell
-                if cell is None:
-                    return None
-                cells.add(cell)
+        for pr in decl.effect:  # the cells each primitive changes (primitives/*.py reach)
+            reach = pr.reach(decl)
+            if reach is None:
+                return None  # it resolves at the hosting combat's cell
+            cells.update(reach)
     for e in eng.events:  # flips and costs at declaration
         if e.get("cell") is not None:
             cells.add(e.get("cell"))

@@ -44,7 +44,7 @@ class Attacks:
             interpretation = "interp.vacated.effect-capture"
             self.assume(("vacated-capture", cell), choice="vacated-effect-capture", cell=cell,
                         rule="response.cost.emptied-cell", interpretation=interpretation)
-        self._take_off(p)
+        self.take_off(p)
         if p.spec.structure:
             p.where = "fragment"
             self.fragments.append(p.id)

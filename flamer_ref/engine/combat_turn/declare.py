@@ -5,11 +5,33 @@ choices fixed now (target, cell), the cells each effect applies to, and the cost
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from .. import effects as fx
 from ..cards import hooks_of
 from ..scenario import Declaration, cell_sort_key
 from ..types import CELL_LIMIT, SIDE_LIMIT, EventType as E, Role
-from .state import MOBILE, SETTLED, COUNTER_CARDS, COUNTER_SP, STRUCT_IMMOVABLE, withdrawn, Piece, Decl
+from .state import COUNTER_CARDS, COUNTER_SP, MOBILE, SETTLED, STRUCT_IMMOVABLE, Decl, Piece, withdrawn
+
+
+@dataclass
+class DeclaredEffect:
+    """What the primitives of one declaration's effect read and add when declared (Primitive.declare): the
+    item, the phase, the choices fixed now (`ctx`: target, self, chosen), the combat's cell in step 1, the
+    encounters; the cells the effect applies to (`add`) and the cells of the pieces it names."""
+
+    d: Declaration
+    phase: str
+    ctx: dict
+    combat_cell: str | None
+    encounters: list[str]
+    encounter_set: set[str]
+    applies: list[str] = field(default_factory=list)
+    from_cells: dict[str, str] = field(default_factory=dict)
+
+    def add(self, cell: str | None) -> None:
+        if cell is not None and cell not in self.applies:
+            self.applies.append(cell)
 
 
 class Declaring:
@@ -68,52 +90,79 @@ class Declaring:
                 combat_cell: str | None = None, encounter_set: set[str] | None = None) -> Decl:
         """Check one declaration at declaration time and perform its flip and costs
         (`encounter_set`: the encounters as a set, when the caller has one)."""
-        if encounter_set is None:
-            encounter_set = set(encounters)
-        timing = "대응" if phase == "response" else "전투"
         role = self.role(d.side)
         counter = phase == "response" and role is Role.ATTACKER
-        counter_rule = None
-        if counter:
-            # the page dates the 맞대응 exception for set (대응) cards (counter-with-set-cards; its earlier rule:
-            # only in the opponent's round); whether a settled piece's (대응) SP could counter before it, the
-            # pages do not say (counter-with-piece-sp: declared under its reading and reported as a gap)
-            special = d.card is None or self.corpus.cards[d.card]["type"] == "special"
-            counter_rule = self.ask(COUNTER_CARDS if special else COUNTER_SP)
-            if not counter_rule.applied:
-                raise self.forbid("counter-before-ruling", "response.opener", d, "side", ruling=counter_rule.cite,
-                                  side=d.side, as_of=self.as_of, date=counter_rule.date, **withdrawn(counter_rule))
-            if not counter_rule.known:
-                self.rule_gap(counter_rule, ruling=counter_rule.cite, index=d.index, side=d.side, card=d.card,
-                              rule="response.counter.requirements")
-        ability = None
-        card = None
-        edef = None
-        if d.card is not None:
-            ability, card = self._ability_for(d, timing)
-            edef = fx.find(self.effects, d.card, ability)
+        counter_rule = self._counter_rule(d) if counter else None
+        ability, card, edef = self._declared_card(d, phase)
+        effect, inline, known = self._effect_of(d, edef, phase)
+        self_id, slot = self._declarer(d, card, phase)
+        target, chosen = self._choices(d, effect, edef, inline, phase, combat_cell)
+        ctx = {"target": target.id if target else None, "self": self_id, "chosen": chosen}
+        dc = DeclaredEffect(d, phase, ctx, combat_cell, encounters,
+                            set(encounters) if encounter_set is None else encounter_set)
+        for pr in effect:  # each primitive checks what it names and adds the cells it applies to
+            pr.declare(self, dc)
+        if d.cell is not None and not dc.applies:
+            dc.add(d.cell)
+        if counter and not set(dc.applies) & response_cells:
+            raise self.forbid("counter-off-response-cell", "response.counter", d, "side", applies=list(dc.applies),
+                              response_cells=sorted(response_cells, key=cell_sort_key))
+        decl = Decl(d=d, role=role, card=d.card, ability=ability, effect=tuple(effect), inline=inline, self_id=self_id,
+                    target_id=target.id if target else None, target_cell=target.cell if target else None,
+                    chosen_cell=chosen, applies=tuple(dc.applies), slot=slot, from_cells=dc.from_cells)
+        self._record_declaration(decl, counter_rule, known, phase, combat_cell)
+        if self_id is not None:  # a piece's SP: flipped face up at declaration
+            p = self.pieces[self_id]
+            p.state = MOBILE
+            self.emit(E.FLIP, cell=p.cell, piece=p.id, **{"from": "settled"}, to="mobile", phase="response",
+                      rule="response.declare.timing")
+        self._pay(d, decl, edef, phase)
+        return decl
+
+    def _counter_rule(self, d: Declaration):
+        """A 맞대응: the page dates the exception for set (대응) cards (counter-with-set-cards; its earlier rule:
+        only in the opponent's round); whether a settled piece's (대응) SP could counter before it, the pages do
+        not say (counter-with-piece-sp: declared under its reading and reported as a gap)."""
+        special = d.card is None or self.corpus.cards[d.card]["type"] == "special"
+        counter_rule = self.ask(COUNTER_CARDS if special else COUNTER_SP)
+        if not counter_rule.applied:
+            raise self.forbid("counter-before-ruling", "response.opener", d, "side", ruling=counter_rule.cite,
+                              side=d.side, as_of=self.as_of, date=counter_rule.date, **withdrawn(counter_rule))
+        if not counter_rule.known:
+            self.rule_gap(counter_rule, ruling=counter_rule.cite, index=d.index, side=d.side, card=d.card,
+                          rule="response.counter.requirements")
+        return counter_rule
+
+    def _declared_card(self, d: Declaration, phase: str):
+        """(ability, card data, the card's effect definition) of a declaration naming a card, else Nones."""
+        if d.card is None:
+            return None, None, None
+        ability, card = self._ability_for(d, "대응" if phase == "response" else "전투")
+        return ability, card, fx.find(self.effects, d.card, ability)
+
+    def _effect_of(self, d: Declaration, edef, phase: str) -> tuple[tuple, bool, bool]:
+        """(effect, inline, known): the file's own `effect:` or the card's. An effect the pages do not give is
+        declared, its cost paid, and reported as a gap at resolution (the rest of the combat is computed
+        without it); a scenario may supply it with `effect:`."""
         inline = d.effect is not None
         effect = d.effect if inline else (edef.effect if edef is not None else None)
-        # an effect the pages do not give: declared, its cost paid, and reported as a gap at resolution
-        # (the rest of the combat is computed without it); a scenario may supply it with `effect:`
-        unknown = effect is None
-        if unknown:
-            effect = ()
         if inline and edef is not None and edef.known:
             self.assume(("inline", d.where), choice="inline-effect-overrides-card", card=d.card, index=d.index,
                         rule="response.declare.timing" if phase == "response" else "combat.step1.battle-cards")
+        return (effect if effect is not None else ()), inline, effect is not None
 
-        # who declares: a set special card, or a settled piece's SP (flipped now)
-        self_id = None
-        slot = None
+    def _declarer(self, d: Declaration, card, phase: str) -> tuple[str | None, tuple[str, int] | None]:
+        """Who declares: (the settled piece whose SP it is — flipped now —, the set special card's slot)."""
         if card is not None and card["type"] == "piece":
             if phase != "response":
                 raise self.forbid("piece-sp-in-battle-cards", "combat.step3.sp", d, "card", card=d.card)
-            self_id = self._declaring_piece(d)
-        elif card is not None and phase == "response":
-            slot = self._use_set_card(d)
+            return self._declaring_piece(d), None
+        if card is not None and phase == "response":
+            return None, self._use_set_card(d)
+        return None, None
 
-        # player choices, fixed now (response.declare.timing)
+    def _choices(self, d: Declaration, effect, edef, inline: bool, phase: str, combat_cell: str | None):
+        """The player's choices, fixed now (response.declare.timing): (target piece, chosen cell)."""
         need_target = any(getattr(pr, "piece", None) == fx.TARGET for pr in effect)
         need_cell = any(getattr(pr, "cell", None) == fx.CHOSEN for pr in effect)
         target = None
@@ -124,111 +173,74 @@ class Declaring:
         elif need_target:
             raise self.error(d, None, "target-required", card=d.card)
         if target is not None and edef is not None and not inline:
-            want = edef.choose.get("target")
-            if want in ("own-settled-piece", "own-piece") and target.side != d.side:
-                raise self.forbid("target-not-own", "response.declare.timing", d, "target", card=d.card,
-                                  target=target.id, target_side=target.side)
-            if want == "own-settled-piece" and target.state is not SETTLED:
-                raise self.forbid("target-not-settled", "response.declare.timing", d, "target", card=d.card,
-                                  target=target.id)
+            self._check_target(d, edef.choose.get("target"), target)
         chosen = d.cell
         if need_cell and chosen is None:
             if phase != "response":
                 chosen = combat_cell
             else:
                 raise self.error(d, None, "cell-required", card=d.card)
-        ctx = {"target": target.id if target else None, "self": self_id, "chosen": chosen}
+        return target, chosen
 
-        applies: list[str] = []
-        from_cells: dict[str, str] = {}
+    def _check_target(self, d: Declaration, want: str | None, target: Piece) -> None:
+        """The card's own words on its target (own piece, own settled piece)."""
+        if want in ("own-settled-piece", "own-piece") and target.side != d.side:
+            raise self.forbid("target-not-own", "response.declare.timing", d, "target", card=d.card,
+                              target=target.id, target_side=target.side)
+        if want == "own-settled-piece" and target.state is not SETTLED:
+            raise self.forbid("target-not-settled", "response.declare.timing", d, "target", card=d.card,
+                              target=target.id)
 
-        def add(c):
-            if c is not None and c not in applies:
-                applies.append(c)
-
-        for pr in effect:
-            if isinstance(pr, fx.Attack):
-                cell = self._cell_ref(pr.cell, ctx, d, combat_cell)
-                if phase == "response" and cell not in encounter_set:
-                    raise self.forbid("attack-cell-not-encounter", "response.attack-cells", d,
-                                      "cell" if d.cell is not None else "effect", cell=cell, encounters=list(encounters))
-                if phase == "response" and not self.both_present(cell):
-                    # an earlier cost emptied one side: still an encounter cell for declaring
-                    self.assume(("encounter-at-opening", cell), choice="encounter-at-opening", cell=cell,
-                                rule="response.attack-cells", interpretation="interp.encounter.at-opening")
-                add(cell)
-            elif isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
-                add(self._cell_ref(pr.cell, ctx, d, combat_cell) if pr.cell else combat_cell)
-            elif isinstance(pr, fx.Build):
-                info = self.corpus.cards.get(pr.card)
-                if info is None or info["type"] != "piece":
-                    raise self.error(d, "effect", "build-card-unknown", card=pr.card,
-                                     candidates=[n for n, c in self.corpus.cards.items()
-                                                 if c["type"] == "piece" and (pr.card in n or n in pr.card)][:3])
-                if pr.id is not None and pr.id in self.pieces:
-                    raise self.error(d, "effect", "build-id-taken", id=pr.id)
-                add(self._cell_ref(pr.cell, ctx, d, combat_cell))
-            else:
-                pid = self._piece_ref(pr.piece, ctx, d)
-                p = self.pieces[pid]
-                if not p.on_board:
-                    raise self.forbid("effect-piece-gone", "response.declare.timing", d, "effect", piece=pid)
-                from_cells[pid] = p.cell
-                add(p.cell)
-                if isinstance(pr, fx.Move):
-                    self._check_move(d, p, pr.to)
-                    add(pr.to)
-        if d.cell is not None and not applies:
-            add(d.cell)
-
-        if counter:
-            if not set(applies) & response_cells:
-                raise self.forbid("counter-off-response-cell", "response.counter", d, "side", applies=list(applies),
-                                  response_cells=sorted(response_cells, key=cell_sort_key))
-
-        decl = Decl(d=d, role=role, card=d.card, ability=ability, effect=tuple(effect), inline=inline, self_id=self_id,
-                     target_id=target.id if target else None, target_cell=target.cell if target else None,
-                     chosen_cell=chosen, applies=tuple(applies), slot=slot, from_cells=from_cells)
-        ev = dict(index=d.index, side=d.side, role=role.value, card=d.card, ability=ability, piece=self_id,
-                  target=decl.target_id, chosen_cell=chosen, applies=list(applies), counter=counter,
-                  effect=[pr.describe() for pr in effect], inline=inline, effect_known=not unknown)
+    def _record_declaration(self, decl: Decl, counter_rule, known: bool, phase: str, combat_cell: str | None) -> None:
+        """The `declare` event: in the response turn with the clause that let it be declared, else in step 1."""
+        d = decl.d
+        ev = dict(index=d.index, side=d.side, role=decl.role.value, card=d.card, ability=decl.ability,
+                  piece=decl.self_id, target=decl.target_id, chosen_cell=decl.chosen_cell, applies=list(decl.applies),
+                  counter=counter_rule is not None, effect=[pr.describe() for pr in decl.effect], inline=decl.inline,
+                  effect_known=known)
         if phase == "response":
-            rule, ruling = ("response.counter", counter_rule.cite) if counter else (
+            rule, ruling = ("response.counter", counter_rule.cite) if counter_rule is not None else (
                 "response.opener" if d.index == 0 else "response.declare.order", None)
             self.emit(E.DECLARE, phase="response", **ev, rule=rule, ruling=ruling)
         else:
             self.emit(E.DECLARE, cell=combat_cell, step=1, **ev, rule="combat.step1.battle-cards")
 
-        if self_id is not None:  # a piece's SP: flipped face up at declaration
-            p = self.pieces[self_id]
-            p.state = MOBILE
-            self.emit(E.FLIP, cell=p.cell, piece=p.id, **{"from": "settled"}, to="mobile", phase="response",
-                      rule="response.declare.timing")
-        self._pay(d, decl, edef, phase)
-        return decl
+    def declared_piece(self, dc: "DeclaredEffect", ref) -> Piece:
+        """The piece an effect names (`target`, `self`, an id), on the board now: its cell is noted (a move
+        out of it before resolution makes the effect fizzle) and applied to."""
+        pid = self.piece_ref(ref, dc)
+        p = self.pieces[pid]
+        if not p.on_board:
+            raise self.forbid("effect-piece-gone", "response.declare.timing", dc.d, "effect", piece=pid)
+        dc.from_cells[pid] = p.cell
+        dc.add(p.cell)
+        return p
 
-    def _cell_ref(self, ref, ctx, d, combat_cell):
+    def cell_ref(self, ref, dc: "DeclaredEffect") -> str:
+        """The cell an effect's `cell` names at declaration: the player's chosen cell, the cell written, or
+        (none written) the item's `cell:`, else — in step 1 — the combat's own cell."""
         if ref == fx.CHOSEN:
-            return ctx["chosen"]
+            return dc.ctx["chosen"]
         if ref is None:
             # an effect without its own cell applies where the item says (`cell:`), else
             # (step 1) the combat's own cell
-            if ctx["chosen"] is not None:
-                return ctx["chosen"]
-            if combat_cell is None:
-                raise self.error(d, "effect", "attack-effect-cell")
-            return combat_cell
+            if dc.ctx["chosen"] is not None:
+                return dc.ctx["chosen"]
+            if dc.combat_cell is None:
+                raise self.error(dc.d, "effect", "attack-effect-cell")
+            return dc.combat_cell
         return ref
 
-    def _piece_ref(self, ref, ctx, d) -> str:
+    def piece_ref(self, ref, dc: "DeclaredEffect") -> str:
+        """The piece an effect names at declaration (`target`, `self` or a piece id of the file)."""
         if ref == fx.TARGET:
-            return ctx["target"]
+            return dc.ctx["target"]
         if ref == fx.SELF:
-            if ctx["self"] is None:
-                raise self.error(d, "effect", "self-outside-sp")
-            return ctx["self"]
+            if dc.ctx["self"] is None:
+                raise self.error(dc.d, "effect", "self-outside-sp")
+            return dc.ctx["self"]
         if ref not in self.pieces:
-            raise self.error(d, "effect", "effect-unknown-piece", piece=ref)
+            raise self.error(dc.d, "effect", "effect-unknown-piece", piece=ref)
         return ref
 
     def _declaring_piece(self, d: Declaration) -> str:
@@ -266,7 +278,9 @@ class Declaring:
                 return side_slot
         raise self.forbid("response-card-not-set", "field.special.response-set", d, "card", card=d.card, side=d.side)
 
-    def _check_move(self, d: Declaration, p: Piece, to: str) -> None:
+    def check_move(self, d: Declaration, p: Piece, to: str) -> None:
+        """A move effect declared on `p`: refused when a structure may not be moved by effects
+        (structures-immovable-by-effects) or when the destination is full (response.move-impossible)."""
         if p.spec.structure:
             a = self.ask(STRUCT_IMMOVABLE)
             if a.applied:
@@ -331,7 +345,7 @@ class Declaring:
             cell = p.cell
             own = hooks.own_cost(self, decl, pid) if hooks is not None else None
             rule, ruling = own if own is not None else ("response.declare.timing", None)
-            self._take_off(p)
+            self.take_off(p)
             if p.spec.structure:
                 p.where = "fragment"
                 self.fragments.append(pid)

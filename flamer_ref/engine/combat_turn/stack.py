@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import effects as fx
 from ..scenario import PieceSpec
 from ..types import CELL_LIMIT, SIDE_LIMIT, EventType as E, FizzleReason, Role, UnresolvedReason
-from .state import MOBILE, VACATED, Piece, Decl
+from .state import MOBILE, Decl, Piece
 
 
 class Resolving:
@@ -34,89 +34,29 @@ class Resolving:
             self._slot_left(side, i, at, step)
 
     def apply(self, pr, decl: Decl, ctx, at: str, step: int) -> None:
-        step_rule = "combat.step2.response" if step == 2 else "combat.step1.battle-cards"
-        if isinstance(pr, fx.Attack):
-            cell = ctx["chosen"] if pr.cell == fx.CHOSEN else (pr.cell or ctx["chosen"] or at)
-            if pr.amount <= 0:
-                # like a piece with ATK 0 or less: no attack is executed (no damage, no capture)
-                self.emit(E.NO_ATTACK, cell=cell, step=step, actor=decl.self_id, side=decl.d.side, source=decl.card,
-                          atk=pr.amount, why="atk-zero", rule="combat.attack")
-                return None
-            if cell in self.ended:
-                return self.fizzle(decl, at, step, FizzleReason.COMBAT_ENDED, pr, cell=cell,
-                                   rule="response.resolve.depart", ruling=self.ask(VACATED).cite)
-            tgt = self.pick_target(cell, self.opp(decl.d.side), ("effect-target", None))
-            if tgt is None:
-                vac = cell in self._combat_cells
-                return self.fizzle(decl, at, step, FizzleReason.NO_TARGET, pr, cell=cell,
-                                   rule="response.resolve.depart" if vac else "response.fizzle",
-                                   ruling=a.cite if vac and (a := self.ask(VACATED)).applied else None)
-            target, level, why = tgt
-            actor = self.pieces.get(decl.self_id) if decl.self_id else None
-            if actor is not None and not actor.on_board:
-                # the declaring piece is gone (e.g. a 폭약 destroyed as the cost): the effect attacks, not the piece
-                why = {**why, "actor_where": actor.where}
-            self.hit(cell, step, None, decl.self_id, decl.d.side, pr.amount, target, level, [],
-                     rule="response.rule-targets" if step == 2 else step_rule, source=decl.card,
-                     why={**why, "index": decl.d.index, "ability": decl.ability})
-            return None
-        if isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
-            cell = (ctx["chosen"] if pr.cell == fx.CHOSEN else pr.cell) or at
-            bonded = self.bonded_cards(decl.d.side)
-            if bonded is None:
-                self.assume(("no-field-bond",), choice="bond-unknown-without-field", rule="field.position-reference")
-                return self.fizzle(decl, at, step, FizzleReason.NO_TARGET, pr, cell=cell,
-                                   rule="field.position-reference")
-            hits = [p for p in self.in_cell(cell, decl.d.side) if p.card in bonded]
-            if not hits:
-                return self.fizzle(decl, at, step, FizzleReason.NO_TARGET, pr, cell=cell, rule="response.rule-targets")
-            for p in hits:
-                self.buff(p, pr, step, decl.card, step_rule)
-            return None
-        if isinstance(pr, fx.Build):
-            return self.build(pr, decl, ctx, at, step)
-        pid = self._ref(pr.piece, ctx)
+        """One primitive of the effect at resolution: the primitive applies itself (primitives/*.py)."""
+        pr.apply(self, decl, ctx, at, step)
+
+    def piece_at_resolution(self, pr, decl: Decl, ctx, at: str, step: int) -> Piece | None:
+        """The piece a primitive names, as fixed at declaration; None — after the fizzle — when it left the
+        board or the cell it stood in when declared (response.fizzle)."""
+        pid = self.resolved_piece(pr.piece, ctx)
         p = self.pieces.get(pid)
         was = decl.from_cells.get(pid)
         if p is None or not p.on_board or (was is not None and p.cell != was):
-            return self.fizzle(decl, at, step, FizzleReason.TARGET_GONE, pr, piece=pid, cell=was)
-        if isinstance(pr, fx.Flip):
-            if p.state is pr.to:
-                return self.fizzle(decl, at, step, FizzleReason.ALREADY, pr, piece=pid, cell=p.cell)
-            old = p.state
-            p.state = pr.to
-            self.emit(E.FLIP, cell=p.cell, step=step, piece=pid, **{"from": old.value}, to=pr.to.value, rule=step_rule)
+            self.fizzle(decl, at, step, FizzleReason.TARGET_GONE, pr, piece=pid, cell=was)
             return None
-        if isinstance(pr, fx.Move):
-            if p.cell == pr.to:
-                return self.fizzle(decl, at, step, FizzleReason.ALREADY, pr, piece=pid, cell=p.cell)
-            here = self.in_cell(pr.to)
-            if sum(1 for q in here if q.side == p.side) >= SIDE_LIMIT or len(here) >= CELL_LIMIT:
-                return self.fizzle(decl, at, step, FizzleReason.MOVE_BLOCKED, pr, piece=pid, cell=pr.to,
-                                   rule="move.limit")
-            src = p.cell
-            self._take_off(p)
-            self._put(p, pr.to)
-            # from_combat: src holds a combat this turn (the piece is out of it); joins: ``combat`` — the
-            # destination is this very combat (in from step 3), ``later-combat`` — another combat cell of
-            # this turn, ``new-encounter`` — a cell that now holds both sides and fights later this turn,
-            # else null (a plain move)
-            from_combat = src in self._combat_cells
-            if pr.to == at:
-                joins = "combat"
-            elif pr.to in self._combat_cells:
-                joins = "later-combat"
-            else:
-                joins = "new-encounter" if self.both_present(pr.to) else None
-            self.emit(E.DEPART, cell=src, step=step, piece=pid, to=pr.to, from_combat=from_combat, at=at,
-                      rule="response.resolve.depart" if from_combat else step_rule)
-            self.emit(E.ARRIVE, cell=pr.to, step=step, piece=pid, **{"from": src}, joins=joins, at=at,
-                      rule={"combat": "response.resolve.arrive", "new-encounter": "response.resolve.new-encounter"}.get(
-                          joins, step_rule))
-            return None
-        if isinstance(pr, fx.Buff):
-            self.buff(p, pr, step, decl.card, step_rule)
-        return None
+        return p
+
+    def joins(self, cell: str, at: str) -> str | None:
+        """What a piece arriving in `cell` during the resolution at `at` joins: ``combat`` — this very combat
+        (in from step 3), ``later-combat`` — another combat cell of this turn, ``new-encounter`` — a cell that
+        now holds both sides and fights later this turn, else None (a plain move)."""
+        if cell == at:
+            return "combat"
+        if cell in self.combat_cells:
+            return "later-combat"
+        return "new-encounter" if self.both_present(cell) else None
 
     def build(self, pr, decl: Decl, ctx, at: str, step: int) -> None:
         """A new piece of pr.card in its cell: placed mobile, within the cell limits (production.placement:
@@ -148,19 +88,16 @@ class Resolving:
         self.pieces[pid] = p
         self.by_card.setdefault((side, pr.card), []).append(p)
         self.by_side.setdefault(side, []).append(p)
-        self._put(p, cell)
+        self.put(p, cell)
         self.built.append(pid)
-        if cell == at:
-            joins = "combat"
-        elif cell in self._combat_cells:
-            joins = "later-combat"
-        else:
-            joins = "new-encounter" if self.both_present(cell) else None
+        joins = self.joins(cell, at)
         self.emit(E.BUILD, cell=cell, step=step, piece=pid, card=pr.card, side=side, structure=spec.structure,
                   joins=joins, at=at, index=decl.d.index, rule="production.placement")
         return None
 
-    def _ref(self, ref, ctx):
+    @staticmethod
+    def resolved_piece(ref, ctx):
+        """The piece an effect names at resolution (the choices fixed at declaration)."""
         if ref == fx.TARGET:
             return ctx["target"]
         if ref == fx.SELF:

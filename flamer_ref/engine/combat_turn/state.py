@@ -160,7 +160,7 @@ class CombatState:
         self.ended: set[str] = set()  # cells whose combat ended on the spot (vacated-combat-continues false)
         self.cells_out: list[CellResult] = []
         self.vacated_cause: dict[str, str] = {}
-        self._combat_cells: set[str] = set()
+        self.combat_cells: set[str] = set()
         self._used_slots: set = set()
         self.built: list[str] = []  # pieces placed by a build effect (their specs are in `pieces` of the result)
         self.order_used: list[str] = []
@@ -215,13 +215,13 @@ class CombatState:
                 return s
         return None
 
-    def _take_off(self, p: Piece) -> None:
+    def take_off(self, p: Piece) -> None:
         lst = self.by_cell.get(p.cell)
         if lst is not None:
             lst.remove(p)
         p.cell = None
 
-    def _put(self, p: Piece, cell: str) -> None:
+    def put(self, p: Piece, cell: str) -> None:
         lst = self.by_cell.setdefault(cell, [])
         i = len(lst)
         while i > 0 and lst[i - 1].spec.order > p.spec.order:

@@ -179,18 +179,8 @@ class Steps:
                     if sum(1 for q in self.mobile(cell, side) if q.card == p.card) > 1:
                         self.assume(("sp-per-piece", cell, p.card, ab["name"]), choice="sp-per-piece", cell=cell,
                                     card=p.card, ability=ab["name"], rule="combat.sp-mandatory")
-                    for pr in edef.effect:
-                        if isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
-                            bonded = self.bonded_cards(side)
-                            if bonded is None:
-                                self.assume(("no-field-bond",), choice="bond-unknown-without-field",
-                                            rule="field.position-reference")
-                                continue
-                            for q in self.in_cell(cell, side):
-                                if q.card in bonded:
-                                    self.buff(q, pr, 3, p.card, "combat.step3.sp")
-                        elif isinstance(pr, fx.Buff) and pr.piece == fx.SELF:
-                            self.buff(p, pr, 3, p.card, "combat.step3.sp")
+                    for pr in edef.effect:  # each primitive's part in an SP (primitives/*.py apply_sp)
+                        pr.apply_sp(self, p, side, cell, remote=False)
 
     def distance(self, a: str, b: str, reach: int) -> int | None:
         """Cells from a to b on the scenario's board, if within `reach` (else reach + 1); None
@@ -256,14 +246,8 @@ class Steps:
                         continue
                     # no remote effect is defined by the pages yet: one given in cards/effects.yaml fires here
                     self.emit(E.SP, **base, fired=True, why=None, distance=dist, rule="combat.remote")
-                    for pr in edef.effect:
-                        if isinstance(pr, fx.Buff) and pr.piece == fx.SELF:
-                            continue  # the remote piece takes no part in this combat
-                        if isinstance(pr, fx.Buff) and pr.piece == fx.BONDED:
-                            bonded = self.bonded_cards(side) or set()
-                            for q in self.in_cell(cell, side):
-                                if q.card in bonded:
-                                    self.buff(q, pr, 3, p.card, "combat.remote")
+                    for pr in edef.effect:  # the remote piece itself takes no part in this combat
+                        pr.apply_sp(self, p, side, cell, remote=True)
 
     def finish(self, cell: str, rounds: int, reason: EndReason, resolved_here: bool, standoff: bool = False,
                sweep: bool = False, rule: str | None = None) -> CellResult:

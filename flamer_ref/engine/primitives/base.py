@@ -15,8 +15,9 @@ hover text, its JSON Schema and an example (the alias table, both JSON Schemas a
 - `reach(decl)` — the cells it changes for `stack_cells` (None: it has no cell of its own);
 - `apply_sp(c, piece, side, cell, remote)` — its part in a (전투) SP fired in step 3.
 
-`c` is the combat being resolved (combat_turn/state.py); the rules a primitive applies are the named
-functions of combat_turn/ (targeting, attacks, refs, field).
+`c` is the combat being resolved (engine/combat.py's `Engine`, its rooms in combat_turn/); `dc` what the
+declaration fixed (combat_turn/declare.py `DeclaredEffect`); the rules a primitive applies are the combat's
+named verbs (pick_target, hit, buff, fizzle, declared_piece, piece_at_resolution, joins …).
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ def effect_primitive(cls: type["Primitive"]) -> type["Primitive"]:
         raise ValueError(f"{cls.head}: keys {sorted(unknown)} are neither shared nor its own")
     REGISTRY[cls.head] = cls
     return cls
+
+
+def step_rule(step: int) -> str:
+    """The clause a declaration's effect applies under: the stack (step 2) or step 1's (전투) cards."""
+    return "combat.step2.response" if step == 2 else "combat.step1.battle-cards"
 
 
 def is_int(v) -> bool:

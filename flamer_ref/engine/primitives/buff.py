@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .base import Primitive, cell_text, effect_primitive, is_int
+from ..types import FizzleReason
+from .base import BONDED, CHOSEN, SELF, Primitive, cell_text, effect_primitive, is_int, step_rule
 
 
 @effect_primitive
@@ -61,3 +62,51 @@ class Buff(Primitive):
             out["cell"] = self.cell
         out["duration"] = self.duration
         return out
+
+    # ---------------------------------------------------------------- combat ----
+    def declare(self, c, dc) -> None:
+        if self.piece == BONDED:
+            dc.add(c.cell_ref(self.cell, dc) if self.cell else dc.combat_cell)
+        else:
+            c.declared_piece(dc, self.piece)
+
+    def apply(self, c, decl, ctx, at, step) -> None:
+        if self.piece != BONDED:
+            p = c.piece_at_resolution(self, decl, ctx, at, step)
+            if p is not None:
+                c.buff(p, self, step, decl.card, step_rule(step))
+            return
+        cell = (ctx["chosen"] if self.cell == CHOSEN else self.cell) or at
+        bonded = c.bonded_cards(decl.d.side)
+        if bonded is None:
+            c.assume(("no-field-bond",), choice="bond-unknown-without-field", rule="field.position-reference")
+            c.fizzle(decl, at, step, FizzleReason.NO_TARGET, self, cell=cell, rule="field.position-reference")
+            return
+        hits = [p for p in c.in_cell(cell, decl.d.side) if p.card in bonded]
+        if not hits:
+            c.fizzle(decl, at, step, FizzleReason.NO_TARGET, self, cell=cell, rule="response.rule-targets")
+            return
+        for p in hits:
+            c.buff(p, self, step, decl.card, step_rule(step))
+
+    def reach(self, decl) -> set[str] | None:
+        if self.piece != BONDED:
+            return set()
+        cell = decl.chosen_cell if self.cell in (None, CHOSEN) else self.cell
+        return None if cell is None else {cell}  # None: it resolves at the hosting combat's cell
+
+    def apply_sp(self, c, piece, side, cell, remote) -> None:
+        """In a (전투) SP: the bonded pieces in the combat's cell, or the SP's own piece (not from afar: a
+        remote piece takes no part in this combat)."""
+        rule = "combat.remote" if remote else "combat.step3.sp"
+        if self.piece == BONDED:
+            bonded = c.bonded_cards(side)
+            if bonded is None:
+                if not remote:
+                    c.assume(("no-field-bond",), choice="bond-unknown-without-field", rule="field.position-reference")
+                return
+            for q in c.in_cell(cell, side):
+                if q.card in bonded:
+                    c.buff(q, self, 3, piece.card, rule)
+        elif self.piece == SELF and not remote:
+            c.buff(piece, self, 3, piece.card, rule)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .base import Primitive, cell_text, effect_primitive, is_int
+from .base import CHOSEN, Primitive, cell_text, effect_primitive, is_int
 
 
 @effect_primitive
@@ -61,3 +61,22 @@ class Build(Primitive):
             out["id"] = self.id
         out.update(dict(self.stats))
         return out
+
+    # ---------------------------------------------------------------- combat ----
+    def declare(self, c, dc) -> None:
+        """A piece card of the data, a new id."""
+        info = c.corpus.cards.get(self.card)
+        if info is None or info["type"] != "piece":
+            raise c.error(dc.d, "effect", "build-card-unknown", card=self.card,
+                          candidates=[n for n, x in c.corpus.cards.items()
+                                      if x["type"] == "piece" and (self.card in n or n in self.card)][:3])
+        if self.id is not None and self.id in c.pieces:
+            raise c.error(dc.d, "effect", "build-id-taken", id=self.id)
+        dc.add(c.cell_ref(self.cell, dc))
+
+    def apply(self, c, decl, ctx, at, step) -> None:
+        c.build(self, decl, ctx, at, step)  # the new piece joins the combat's state (combat_turn/stack.py)
+
+    def reach(self, decl) -> set[str] | None:
+        cell = decl.chosen_cell if self.cell in (None, CHOSEN) else self.cell
+        return None if cell is None else {cell}

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..types import PieceState
-from .base import Primitive, effect_primitive
+from ..types import EventType as E, FizzleReason
+from .base import Primitive, effect_primitive, step_rule
 
 
 @effect_primitive
@@ -38,3 +39,19 @@ class Flip(Primitive):
 
     def describe(self) -> dict:
         return {"flip": self.piece, "to": self.to.value}
+
+    # ---------------------------------------------------------------- combat ----
+    def declare(self, c, dc) -> None:
+        c.declared_piece(dc, self.piece)
+
+    def apply(self, c, decl, ctx, at, step) -> None:
+        p = c.piece_at_resolution(self, decl, ctx, at, step)
+        if p is None:
+            return
+        if p.state is self.to:
+            c.fizzle(decl, at, step, FizzleReason.ALREADY, self, piece=p.id, cell=p.cell)
+            return
+        old = p.state
+        p.state = self.to
+        c.emit(E.FLIP, cell=p.cell, step=step, piece=p.id, **{"from": old.value}, to=self.to.value,
+               rule=step_rule(step))

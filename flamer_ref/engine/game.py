@@ -161,7 +161,16 @@ def parse_game(doc: dict, file: str, corpus) -> GameScenario:
     if sink.problems:
         raise DataError(sink.problems)
 
-    known: set[str] = set(on_board)
+    rounds = _read_rounds(doc, file, corpus, raw, start, sides, set(on_board))
+    notices = tuple(start.notices) + tuple(n for r in rounds[1:] for n in r.notices)
+    return GameScenario(file=file, title=start.title, as_of=start.as_of, sides=sides, first_round=first_round,
+                        prisoners=frozen_map(prisoners), rounds=tuple(rounds), notices=notices)
+
+def _read_rounds(doc: dict, file: str, corpus, raw: list, start: RoundScenario, sides: tuple,
+                 known: set[str]) -> list[RoundScenario]:
+    """The round entries, each read as kind round against the starting state (`known`: the ids of the
+    pieces so far, the start's and those each entry's productions will place); every problem of every
+    entry is raised at once."""
     # a round entry is read against the starting state; its pieces are known by id (`known`), so one
     # valid cell of the start stands in for the whole `cells` (read once, above)
     first_piece = start.pieces[0]
@@ -212,9 +221,8 @@ def parse_game(doc: dict, file: str, corpus) -> GameScenario:
         rounds.append(rscn)
     if problems:
         raise DataError(problems)
-    notices = tuple(start.notices) + tuple(n for r in rounds[1:] for n in r.notices)
-    return GameScenario(file=file, title=start.title, as_of=start.as_of, sides=sides, first_round=first_round,
-                        prisoners=frozen_map(prisoners), rounds=tuple(rounds), notices=notices)
+    return rounds
+
 
 
 # -------------------------------------------------------------------- run ----

@@ -283,70 +283,10 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
         for side in field_obj:
             if isinstance(side, str) and side not in side_order:
                 side_order.append(side)
-    attacker = doc.get("attacker")
-    defender = ""
-    if attacker is None:
-        sink.add(doc, None, "attacker", "attacker-missing")
-        attacker = ""
-    elif not isinstance(attacker, str) or (side_order and attacker not in side_order):
-        sink.add(doc, "attacker", "attacker", "attacker-not-side", attacker=attacker, sides=list(side_order))
-        attacker = ""
-    if len(side_order) > 2:
-        sink.add(doc, "cells", "cells", "too-many-sides", sides=list(side_order))
-    elif attacker:
-        others = [s for s in side_order if s != attacker]
-        if not others:
-            sink.add(doc, "cells", "cells", "one-side", attacker=attacker)
-        else:
-            defender = others[0]
+    attacker, defender = _combat_sides(doc, sink, side_order)
 
     # ----- field
-    fld: dict[str, tuple[Slot | None, ...]] | None = None
-    if field_obj is not None:
-        if not isinstance(field_obj, dict):
-            sink.add(doc, "field", "field", "field-not-mapping")
-        else:
-            fld = {}
-            for side, slots in field_obj.items():
-                fwhere = f"field.{side}"
-                if not side_code_ok(sink, field_obj, side, fwhere):
-                    continue
-                if not isinstance(slots, list) or len(slots) != 5:
-                    sink.add(field_obj, side, fwhere, "field-not-five")
-                    continue
-                row: list[Slot | None] = []
-
-                def one(s, holder, hkey, swhere, j, under):
-                    face_up = True
-                    name = s
-                    if isinstance(s, dict):
-                        if set(s) != {"set"}:
-                            sink.add(s, None, swhere, "slot-value")
-                            return None
-                        face_up, name = False, s["set"]
-                    elif isinstance(s, list):
-                        sink.add(holder, hkey, swhere, "slot-value")
-                        return None
-                    card = resolve_card(corpus, name, sink, holder if not isinstance(s, dict) else s,
-                                        hkey if not isinstance(s, dict) else "set", swhere,
-                                        label=f"{aliases.shown_key(doc, 'field')} {side}", slot=j + 1)
-                    return Slot(card, face_up, corpus.cards[card]["type"], under=under) if card else None
-
-                for j, s in enumerate(slots):
-                    swhere = f"{fwhere}[{j}]"
-                    if s is None:
-                        row.append(None)
-                        continue
-                    if isinstance(s, list):  # a stack, top first (엎어 세트): the covered cards come back in turn
-                        slot = None
-                        for k in range(len(s) - 1, -1, -1):
-                            slot = one(s[k], field_obj, side, f"{swhere}[{k}]", j, slot)
-                        if not s:
-                            sink.add(slots, j, swhere, "slot-value")
-                        row.append(slot)
-                        continue
-                    row.append(one(s, field_obj, side, swhere, j, None))
-                fld[side] = tuple(row)
+    fld = _combat_field(doc, sink, corpus, field_obj)
 
     # ----- response and battle cards
     response = battle = ()
@@ -371,6 +311,82 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
                     combat_order=order, file=file, lines=MappingProxyType(dict(lines)), notices=tuple(sink.notices),
                     board=board,
                     board_assumed=board_assumed)
+
+def _combat_sides(doc: dict, sink, side_order: list) -> tuple[str, str]:
+    """(attacker, defender): the attacker named, the defender the other side of the file ("" when wrong)."""
+    attacker = doc.get("attacker")
+    defender = ""
+    if attacker is None:
+        sink.add(doc, None, "attacker", "attacker-missing")
+        attacker = ""
+    elif not isinstance(attacker, str) or (side_order and attacker not in side_order):
+        sink.add(doc, "attacker", "attacker", "attacker-not-side", attacker=attacker, sides=list(side_order))
+        attacker = ""
+    if len(side_order) > 2:
+        sink.add(doc, "cells", "cells", "too-many-sides", sides=list(side_order))
+    elif attacker:
+        others = [s for s in side_order if s != attacker]
+        if not others:
+            sink.add(doc, "cells", "cells", "one-side", attacker=attacker)
+        else:
+            defender = others[0]
+    return attacker, defender
+
+
+def _combat_field(doc: dict, sink, corpus, field_obj) -> dict[str, tuple[Slot | None, ...]] | None:
+    """A combat's `field`: per side five slots, a card face up, set face down ({set: card}) or a stack."""
+    fld: dict[str, tuple[Slot | None, ...]] | None = None
+    if field_obj is not None:
+        if not isinstance(field_obj, dict):
+            sink.add(doc, "field", "field", "field-not-mapping")
+        else:
+            fld = {}
+            for side, slots in field_obj.items():
+                fwhere = f"field.{side}"
+                if not side_code_ok(sink, field_obj, side, fwhere):
+                    continue
+                if not isinstance(slots, list) or len(slots) != 5:
+                    sink.add(field_obj, side, fwhere, "field-not-five")
+                    continue
+                fld[side] = _field_row(doc, sink, corpus, field_obj, side, slots, fwhere)
+    return fld
+
+
+def _field_row(doc: dict, sink, corpus, field_obj: dict, side: str, slots: list, fwhere: str) -> tuple:
+    """One side's five slots, each None, a Slot, or the top Slot of a stack (its `under` the covered cards)."""
+    row: list[Slot | None] = []
+
+    def one(s, holder, hkey, swhere, j, under):
+        face_up = True
+        name = s
+        if isinstance(s, dict):
+            if set(s) != {"set"}:
+                sink.add(s, None, swhere, "slot-value")
+                return None
+            face_up, name = False, s["set"]
+        elif isinstance(s, list):
+            sink.add(holder, hkey, swhere, "slot-value")
+            return None
+        card = resolve_card(corpus, name, sink, holder if not isinstance(s, dict) else s,
+                            hkey if not isinstance(s, dict) else "set", swhere,
+                            label=f"{aliases.shown_key(doc, 'field')} {side}", slot=j + 1)
+        return Slot(card, face_up, corpus.cards[card]["type"], under=under) if card else None
+
+    for j, s in enumerate(slots):
+        swhere = f"{fwhere}[{j}]"
+        if s is None:
+            row.append(None)
+            continue
+        if isinstance(s, list):  # a stack, top first (엎어 세트): the covered cards come back in turn
+            slot = None
+            for k in range(len(s) - 1, -1, -1):
+                slot = one(s[k], field_obj, side, f"{swhere}[{k}]", j, slot)
+            if not s:
+                sink.add(slots, j, swhere, "slot-value")
+            row.append(slot)
+            continue
+        row.append(one(s, field_obj, side, swhere, j, None))
+    return tuple(row)
 
 
 def _coordinate_cells(doc: dict, sink: _Sink) -> None:

@@ -135,6 +135,25 @@ def build() -> dict:
     side_int = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
     kinds = _enum({**KIND_VALUES, **{k + "턴": v for k, v in KIND_VALUES.items() if k not in ("라운드", "게임")}}, KIND_VALUES.values())
     kinds["enum"] += [k + " 턴" for k in KIND_VALUES if k not in ("라운드", "게임") and k + " 턴" not in kinds["enum"]]
+    defs = _defs(cell, cells)
+    top = _top(cell, cells, side_int, kinds)
+    rules = _kind_rules(kinds)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://flamer-ref.invalid/schemas/scenario.schema.json",
+        "title": "flamer simulate 시나리오 파일",
+        "description": ("flamer simulate가 푸는 시나리오 (docs/SCENARIOS.md). 키는 영어나 한국어로 적습니다. "
+                        "편집기용 스키마이며, 기물 id가 있는지·셀 인원 제한·대응 순서 같은 검사는 flamer simulate가 합니다. "
+                        "flamer_ref/engine/scenario_schema.py가 만듭니다 — 손으로 고치지 마세요."),
+        **top,
+        "allOf": rules,
+        "$defs": defs,
+    }
+
+
+def _defs(cell: dict, cells: dict) -> dict:
+    """The schema's `$defs`: a cell, a piece, the field, an effect (from the primitive registry), a
+    declaration, a move, a board, a field action, the items of the turns and a game's round entry."""
     defs: dict = {
         "cell": {"description": "셀: \"x,y\" (또는 [x, y]).",
                  "oneOf": [{"type": "string"},
@@ -206,6 +225,11 @@ def build() -> dict:
         "produce": {"type": "array", "items": {"$ref": "#/$defs/produce_item"}},
         "blackout": {"type": "array", "items": {"$ref": "#/$defs/blackout_item"}},
     })
+    return defs
+
+
+def _top(cell: dict, cells: dict, side_int: dict, kinds: dict) -> dict:
+    """The top level of a scenario file of any kind."""
     top = _object("top", {
         "kind": kinds, "title": {"type": "string"}, "as_of": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
         "attacker": {"type": "string"}, "player": {"type": "string"}, "board": {"$ref": "#/$defs/board"},
@@ -227,7 +251,11 @@ def build() -> dict:
         "rounds": {"type": "array", "items": {"$ref": "#/$defs/round_entry"}, "minItems": 1},
         "prisoners": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": ["string", "integer"]}}},
     }, required_any=_spellings("top", "kind"))
-    # what each kind requires (either spelling of the key; either spelling of the kind)
+    return top
+
+
+def _kind_rules(kinds: dict) -> list:
+    """What each kind requires (either spelling of the key; either spelling of the kind)."""
     kind_names = _spellings("top", "kind")
     needs = {"combat": ("attacker", "cells"), "move": ("attacker", "cells"), "victory": ("player",),
              "field": ("side", "field"), "round": ("player", "cells"), "game": ("first_player", "cells", "rounds")}
@@ -238,17 +266,7 @@ def build() -> dict:
             "if": {"anyOf": [{"required": [n], "properties": {n: {"enum": values}}} for n in kind_names]},
             "then": {"allOf": [{"anyOf": [{"required": [n]} for n in _spellings("top", k)]} for k in keys]},
         })
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://flamer-ref.invalid/schemas/scenario.schema.json",
-        "title": "flamer simulate 시나리오 파일",
-        "description": ("flamer simulate가 푸는 시나리오 (docs/SCENARIOS.md). 키는 영어나 한국어로 적습니다. "
-                        "편집기용 스키마이며, 기물 id가 있는지·셀 인원 제한·대응 순서 같은 검사는 flamer simulate가 합니다. "
-                        "flamer_ref/engine/scenario_schema.py가 만듭니다 — 손으로 고치지 마세요."),
-        **top,
-        "allOf": rules,
-        "$defs": defs,
-    }
+    return rules
 
 
 def main() -> None:  # pragma: no cover - a maintenance command

@@ -104,3 +104,26 @@ def test_every_special_card_module_names_its_card_and_the_card_exists():
         assert hooks.name == name
         module = CARD_MODULES / f"{type(hooks).__module__.rsplit('.', 1)[-1]}.py"
         assert any(value == name for _, value in _strings(module)), module
+
+
+def test_every_effect_primitive_owns_its_parsing_declaration_and_resolution():
+    """Each primitive's module holds all of it (engine/primitives/base.py): its class defines the hooks
+    itself, and the combat's rooms never ask which primitive they hold (no isinstance on a primitive)."""
+    from flamer_ref.engine.primitives import PRIMITIVES
+
+    assert {cls.head for cls in PRIMITIVES} >= {"flip", "move", "attack", "buff", "build"}
+    for cls in PRIMITIVES:
+        own = set(vars(cls))
+        assert {"parse", "describe", "declare", "apply"} <= own, (cls.head, sorted(own))
+    names = {cls.__name__ for cls in PRIMITIVES}
+    rooms = [ENGINE / "combat.py", *sorted((ENGINE / "combat_turn").glob("*.py"))]
+    assert len(rooms) >= 8
+    asked = []
+    for path in rooms:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
+                used = {n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", None)
+                        for n in ast.walk(node.args[1])}
+                if used & names:
+                    asked.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not asked, "a combat room dispatches on a primitive's type:\n" + "\n".join(asked)

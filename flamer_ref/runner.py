@@ -431,12 +431,12 @@ def _outcome_run(scn: Scenario, corpus, as_of: str | None, order=None, work: lis
 
 def _light(r) -> dict:
     """The parts of a CombatResult's JSON that outcome() reads (and as_of): no events, no words."""
-    from .engine.result import _thaw
+    from .engine.result import thaw
 
     return {"as_of": r.as_of, "cells": {c.cell: c.to_json() for c in r.cells},
             "prisoners": {s: list(v) for s, v in r.prisoners.items()}, "fragments": list(r.fragments),
             "removed": list(r.removed), "positions": dict(r.positions),
-            "unresolved": [_thaw(u) for u in r.unresolved]}
+            "unresolved": [thaw(u) for u in r.unresolved]}
 
 
 def _resolved(orders: list, classes: list | None, run):
@@ -704,16 +704,16 @@ def _verdict_key(res: dict) -> str:
 def _verdict_view(res) -> dict:
     """What _verdict_key reads of a result (its outcome and its gaps), made without the events — most of a
     big result's JSON and of the time to_json takes."""
-    from .engine.result import _thaw
+    from .engine.result import thaw
 
     if res.kind == "combat":
         return {"kind": "combat", "cells": {c.cell: c.to_json() for c in res.cells},
                 "prisoners": {s: list(v) for s, v in res.prisoners.items()}, "fragments": list(res.fragments),
                 "removed": list(res.removed), "positions": dict(res.positions),
-                "unresolved": [_thaw(u) for u in res.unresolved]}
+                "unresolved": [thaw(u) for u in res.unresolved]}
     if res.kind in ("round", "game"):
         keys = ("ended", "final", "unresolved") + (("first_illegal",) if res.kind == "game" else ())
-        return {"kind": res.kind, **{k: _thaw(getattr(res, k)) for k in keys}}
+        return {"kind": res.kind, **{k: thaw(getattr(res, k)) for k in keys}}
     return res.to_json()
 
 

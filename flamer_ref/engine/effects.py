@@ -64,7 +64,7 @@ class EffectDef:
 
 
 # ----------------------------------------------------------------- parsing ----
-class _Sink:
+class ProblemSink:
     def __init__(self, file: str):
         self.file = file
         self.problems: list[Problem] = []
@@ -129,7 +129,7 @@ def parse_effects(doc, corpus, display: str) -> dict[tuple[str, str | None], Eff
 
     Returns {(card, ability): EffectDef}; ability is None for a special card's own
     effect. Raises DataError naming `display` (the file) and the line."""
-    sink = _Sink(display)
+    sink = ProblemSink(display)
     out: dict[tuple[str, str | None], EffectDef] = {}
     if doc is None:
         doc = {"effects": []}

@@ -35,10 +35,10 @@ from ..errors import DataError, Forbidden, Problem
 from . import aliases
 from .model import BlackoutFlip, MoveScenario, Production, RoundScenario, VictoryScenario, frozen_map
 from .result import RoundResult
-from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations,
+from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, parse_declarations,
                        declarations_bounded,
                        declaration_ref_problems, parse_combat_order,
-                       _unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
+                       unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
 from .types import CELL_LIMIT, SIDE_LIMIT, PieceState, Turn
 
@@ -81,10 +81,10 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
     produced in earlier rounds), which the moves, declarations and productions may name. `board`: the
     board `doc`'s `board` was already read into (a game's round entries share the start's: a 100×100
     board is not built again for each of 500 entries)."""
-    from .turns import _board, _cells_on_board, _sides, parse_homes
+    from .turns import read_board, cells_on_board, read_sides, parse_homes
 
     sink = ScenarioSink(file)
-    _unknown_keys(sink, doc, ROUND_KEYS, "")
+    unknown_keys(sink, doc, ROUND_KEYS, "")
     as_of = parse_as_of(doc, sink)
     title = doc.get("title")
     if title is not None and not isinstance(title, str):
@@ -95,9 +95,9 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
         for side in (obj if isinstance(obj, dict) else {}):
             if isinstance(side, str) and side not in side_order:
                 side_order.append(side)
-    sides = _sides(doc, sink, side_order, "player")
-    board, assumed = (board, []) if board is not None else _board(doc, sink, corpus)
-    outside = _cells_on_board(doc, sink, board) if board is not None else []
+    sides = read_sides(doc, sink, side_order, "player")
+    board, assumed = (board, []) if board is not None else read_board(doc, sink, corpus)
+    outside = cells_on_board(doc, sink, board) if board is not None else []
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
         sink.add(doc, "first_round", "first_round", "first-round-bool")
@@ -116,8 +116,8 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
     response: list = []
     battle: list = []
     if declarations_bounded(sink, doc):
-        response = _declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order)
-        battle = _declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order)
+        response = parse_declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order)
+        battle = parse_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order)
     order = parse_combat_order(doc, sink)
 
     # ----- the production and blackout turns
@@ -182,7 +182,7 @@ def _round_move(doc: dict, sink, corpus, ids: dict) -> tuple[list[str], list, li
     if mobj is not None:
         if not isinstance(mobj, dict):
             sink.add(doc, "move", "move", "move-block-not-mapping")
-        elif _unknown_keys(sink, mobj, MOVE_BLOCK_KEYS, "move"):
+        elif unknown_keys(sink, mobj, MOVE_BLOCK_KEYS, "move"):
             activate, moves = parse_move_block(mobj, sink, ids, "move.")
             raw_cards = mobj.get("cards") or []
             if not isinstance(raw_cards, list):
@@ -206,7 +206,7 @@ def _round_produce(doc: dict, sink, corpus, ids: dict) -> list:
     produce = []
     new_ids: set[str] = set()
     for i, where, it in sink.mappings(doc, "produce", "produce", "produce-not-list", "produce-not-mapping"):
-        if not _unknown_keys(sink, it, PRODUCE_KEYS, where):
+        if not unknown_keys(sink, it, PRODUCE_KEYS, where):
             continue
         card = resolve_card(corpus, it.get("card"), sink, it, "card", f"{where}.card", pieces_only=True)
         if card is not None and corpus.cards[card]["type"] != "piece":
@@ -231,7 +231,7 @@ def _round_blackout(doc: dict, sink) -> list:
     """A round's blackout turn (`blackout`): the pieces flipped, and to what."""
     blackout = []
     for i, where, it in sink.mappings(doc, "blackout", "blackout", "blackout-not-list", "blackout-not-mapping"):
-        if not _unknown_keys(sink, it, BLACKOUT_KEYS, where):
+        if not unknown_keys(sink, it, BLACKOUT_KEYS, where):
             continue
         pid, to = it.get("piece"), it.get("to")
         if pid is None or isinstance(pid, (dict, list, bool)):
@@ -247,7 +247,7 @@ def _round_blackout(doc: dict, sink) -> list:
 
 # -------------------------------------------------------------------- run ----
 class _RoundField:
-    """The fields of a round's two sides as the turns change them (`_Round` is made of it): which card a
+    """The fields of a round's two sides as the turns change them (`RoundPlay` is made of it): which card a
     piece comes from, the field a combat reads, the kinds exhausted, the field actions of a turn and the
     links between the board and the field."""
 
@@ -399,7 +399,7 @@ class _RoundField:
                 self.gap(turn, u["reason"], side=side, **{k: v for k, v in u.items() if k != "reason"})
 
 
-class _Round(_RoundField):
+class RoundPlay(_RoundField):
     """The state one turn leaves to the next."""
 
     def __init__(self, scn: RoundScenario, corpus, as_of: str):
@@ -435,7 +435,7 @@ class _Round(_RoundField):
         #: round alone (its one combat has the combat's own budget)
         self.budget = None
 
-    def begin(self, scn: RoundScenario) -> "_Round":
+    def begin(self, scn: RoundScenario) -> "RoundPlay":
         """The next round of a game (engine/game.py) on the state this one left: the board, the
         fields, prisoners, fragments, VP and 도르 stay; the round's own record starts afresh, and
         each field counts a new round (the same-round exception of field.uncover)."""
@@ -879,12 +879,12 @@ class _Round(_RoundField):
         return out
 
 
-def _play(scn: RoundScenario, corpus, as_of: str) -> _Round:
-    return play_turns(_Round(scn, corpus, as_of))
+def _play(scn: RoundScenario, corpus, as_of: str) -> RoundPlay:
+    return play_turns(RoundPlay(scn, corpus, as_of))
 
 
-def play_turns(r: _Round) -> _Round:
-    """The seven turns of the round `r` is set up for (a new _Round, or _Round.begin for a game's
+def play_turns(r: RoundPlay) -> RoundPlay:
+    """The seven turns of the round `r` is set up for (a new RoundPlay, or RoundPlay.begin for a game's
     next round)."""
     r.victory()
     if r.ended is None:
@@ -909,7 +909,7 @@ def run_round(scn: RoundScenario, corpus, as_of: str | None = None) -> RoundResu
     return RoundResult.from_json(out)
 
 
-def round_json(r: _Round, scn: RoundScenario, as_of: str, vp_before: dict, dor_before: dict) -> dict:
+def round_json(r: RoundPlay, scn: RoundScenario, as_of: str, vp_before: dict, dor_before: dict) -> dict:
     """The result JSON of the round `r` has played (kind round's shape; a game's rounds too)."""
     if scn.outside:
         r.unresolved.insert(0, {"reason": "outside-example-board", "turn": None, "cells": list(scn.outside),

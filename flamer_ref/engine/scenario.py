@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Mapping
 from ..errors import Ambiguous, BadInput, DataError, NotFound, Problem
 from ..errors import line_of as _line
 from . import aliases
-from .effects import Destroy, _Sink, parse_destroy, parse_effect_list
+from .effects import Destroy, ProblemSink, parse_destroy, parse_effect_list
 from .pieces import Declaration, PieceSpec, Slot, cell_sort_key  # noqa: F401 - re-exported
 from .types import (CELL_LIMIT, MAX_DECLARATIONS, MAX_EFFECT_ITEMS, MAX_SCENARIO_CELLS, SIDE_LIMIT, STAT_MIN, Kind,
                     PieceState, stat_in_range)
@@ -139,7 +139,7 @@ def suggest_cards(corpus, word: str, n: int = 3) -> list[str]:
     return out[:n]
 
 
-class ScenarioSink(_Sink):
+class ScenarioSink(ProblemSink):
     """A problem sink that also collects the card-name corrections to tell the user about."""
 
     def __init__(self, file: str):
@@ -147,7 +147,7 @@ class ScenarioSink(_Sink):
         self.notices: list[dict] = []
 
 
-def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str, pieces_only: bool = False,
+def resolve_card(corpus, name, sink: ProblemSink, obj, key: str, where: str, pieces_only: bool = False,
                  label: str | None = None, slot: int | None = None) -> str | None:
     """A card name as written → the card's name, corrected as `flamer card` corrects it.
 
@@ -198,7 +198,7 @@ def _near_key(written: str, spellings: list[str]) -> list[str]:
     return [by_jamo[near[0]]] if near else []
 
 
-def _unknown_keys(sink: _Sink, obj: dict, allowed, where: str) -> bool:
+def unknown_keys(sink: ProblemSink, obj: dict, allowed, where: str) -> bool:
     """Report every key of obj that is not allowed, as written, with Korean aliases in the fix."""
     ok = True
     ctx = getattr(obj, "alias_ctx", None)
@@ -264,7 +264,7 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
     kind = check_kind(doc, file)
     if kind != "combat":
         raise DataError([Problem(file, _line(doc, "kind"), "kind", code="kind-not-combat", params={"kind": kind})])
-    _unknown_keys(sink, doc, COMBAT_KEYS, "")
+    unknown_keys(sink, doc, COMBAT_KEYS, "")
     lines: dict[str, int | None] = {k: _line(doc, k) for k in doc}
 
     title = doc.get("title")
@@ -291,8 +291,8 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
     # ----- response and battle cards
     response = battle = ()
     if declarations_bounded(sink, doc):
-        response = tuple(_declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order))
-        battle = tuple(_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order))
+        response = tuple(parse_declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order))
+        battle = tuple(parse_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order))
 
     # ----- combat order
     order = parse_combat_order(doc, sink)
@@ -389,7 +389,7 @@ def _field_row(doc: dict, sink, corpus, field_obj: dict, side: str, slots: list,
     return tuple(row)
 
 
-def _coordinate_cells(doc: dict, sink: _Sink) -> None:
+def _coordinate_cells(doc: dict, sink: ProblemSink) -> None:
     """Without a `board` a combat's cells are the coordinates of the default board ("2,4"): a key
     that names no coordinates ("2,x") is refused (cell-not-coordinates), not taken as a cell of its
     own. A scenario with a `board` names its cells as that board does (X, Y …)."""
@@ -449,7 +449,7 @@ def check_response_order(response, attacker: str, defender: str, file: str, corp
                             if "response.declare.order" in corpus.clauses else None)
 
 
-def side_code_ok(sink: _Sink, obj: dict, side, where: str) -> bool:
+def side_code_ok(sink: ProblemSink, obj: dict, side, where: str) -> bool:
     """A side code used as a key (field, homes, vp) must be text, like the codes in cells."""
     if isinstance(side, str) and side.strip():
         return True
@@ -496,7 +496,7 @@ def declaration_ref_problems(file: str, declarations, ids: set[str]) -> list[Pro
     return problems
 
 
-def parse_as_of(doc: dict, sink: _Sink) -> str | None:
+def parse_as_of(doc: dict, sink: ProblemSink) -> str | None:
     """The scenario's `as_of` (YYYY-MM-DD), or None; a bad date goes to `sink`."""
     as_of = doc.get("as_of")
     if as_of is None:
@@ -511,7 +511,7 @@ def parse_as_of(doc: dict, sink: _Sink) -> str | None:
     return as_of
 
 
-def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSpec], list[str]]:
+def parse_cells(doc: dict, sink: ProblemSink, corpus) -> tuple[list[str], list[PieceSpec], list[str]]:
     """The `cells` map of any scenario kind → (cells, pieces, sides in order of appearance).
     Problems go to `sink`: per-side (3) and per-cell (6) limits, piece keys, unknown cards."""
     cells_obj = doc.get("cells")
@@ -590,11 +590,11 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
     return cells, pieces, side_order
 
 
-def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int) -> PieceSpec | None:
+def _piece(corpus, sink: ProblemSink, p, where: str, side: str, cell: str, order: int) -> PieceSpec | None:
     if not isinstance(p, dict):
         sink.add(None, None, where, "piece-not-mapping")
         return None
-    if not _unknown_keys(sink, p, PIECE_KEYS, where):
+    if not unknown_keys(sink, p, PIECE_KEYS, where):
         return None
     pid = p.get("id")
     if pid is not None and (not isinstance(pid, (str, int)) or isinstance(pid, bool) or str(pid) == ""):
@@ -652,7 +652,7 @@ def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int)
                      order=order, line=_line(p), given=given)
 
 
-def declarations_bounded(sink: _Sink, doc) -> bool:
+def declarations_bounded(sink: ProblemSink, doc) -> bool:
     """Are the declarations within MAX_DECLARATIONS (response and battle_cards together) and their
     inline effects within MAX_EFFECT_ITEMS items? If not, one problem each, and the caller reads
     none of them (each is checked and resolved one by one: bounded work)."""
@@ -678,7 +678,7 @@ def declarations_bounded(sink: _Sink, doc) -> bool:
     return ok
 
 
-def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[Declaration]:
+def parse_declarations(corpus, sink: ProblemSink, doc, key: str, allowed, sides) -> list[Declaration]:
     items = doc.get(key)
     if items is None:
         return []
@@ -691,7 +691,7 @@ def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[De
         if not isinstance(it, dict):
             sink.add(None, None, where, "declaration-not-mapping")
             continue
-        if not _unknown_keys(sink, it, allowed, where):
+        if not unknown_keys(sink, it, allowed, where):
             continue
         side = it.get("side")
         if side is None:

@@ -7,12 +7,12 @@ from __future__ import annotations
 from ..cards import hooks_of
 from ..decisions import Answer
 from ..types import CaptureReason, EventType as E
-from .state import MOBILE, SETTLED, VACATED, COST_EMPTIED, MOBILE_STRUCTURES, SWEEP, withdrawn, tie_cites, Piece
+from .state import COST_EMPTIED, MOBILE, MOBILE_STRUCTURES, SETTLED, SWEEP, VACATED, Piece, tie_cites, withdrawn
 
 
 class Attacks:
-    """The attacks room of `Engine` (engine/combat.py): its methods run on the one combat state
-    (combat_turn/state.py)."""
+    """Hits, captures, volleys and the sweep — a room of `Engine` (engine/combat.py), on the state of
+    `CombatState`."""
 
     def hit(self, cell, step, rnd, actor_id, side, amount, target: Piece, level: int, order_ties, rule, source=None,
             ruling=None, why: dict | None = None) -> None:

@@ -35,8 +35,8 @@ class DeclaredEffect:
 
 
 class Declaring:
-    """The declare room of `Engine` (engine/combat.py): its methods run on the one combat state
-    (combat_turn/state.py)."""
+    """The response turn and step 1's declarations — a room of `Engine` (engine/combat.py), on the state of
+    `CombatState`; each primitive's own checks are its `declare` (engine/primitives/)."""
 
     def declare_all(self, encounters: list[str]) -> None:
         if not self.scn.response:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from ..cards import CARD_HOOKS, hooks_of
 from ..types import EventType as E
-from .state import MOBILE, SETTLED, UNCOVER_ENTRY, SAME_ROUND, ENTRY_ENDS, Piece
+from .state import ENTRY_ENDS, MOBILE, SAME_ROUND, SETTLED, UNCOVER_ENTRY, Piece
 
 
 class FieldRoom:
-    """The field room of `Engine` (engine/combat.py): its methods run on the one combat state
-    (combat_turn/state.py)."""
+    """The field during the combat — a room of `Engine` (engine/combat.py), on the state of `CombatState`;
+    the special cards' own parts are their hooks (engine/cards/)."""
 
     def field_setup(self) -> None:
         """The continuous part of the 등장효과 of the special cards on the `field:` given (their modules,

@@ -11,8 +11,8 @@ from .state import MOBILE, Decl, Piece
 
 
 class Resolving:
-    """The stack room of `Engine` (engine/combat.py): its methods run on the one combat state
-    (combat_turn/state.py)."""
+    """Resolving a declaration — a room of `Engine` (engine/combat.py), on the state of `CombatState`; each
+    primitive applies itself (engine/primitives/) with the verbs here."""
 
     def resolve(self, decl: Decl, at: str, step: int) -> None:
         d = decl.d

@@ -9,12 +9,11 @@ from .. import effects as fx
 from ..cards import REMOTE_SP
 from ..result import CellResult
 from ..types import MAX_ROUNDS, EndReason, EventType as E, UnresolvedReason
-from .state import MOBILE, SETTLED, MAX_TOTAL_ROUNDS, VACATED, COST_EMPTIED
+from .state import COST_EMPTIED, MAX_TOTAL_ROUNDS, MOBILE, SETTLED, VACATED
 
 
 class Steps:
-    """The steps room of `Engine` (engine/combat.py): its methods run on the one combat state
-    (combat_turn/state.py)."""
+    """One combat, steps 1–7 — a room of `Engine` (engine/combat.py), on the state of `CombatState`."""
 
     def fight(self, cell: str, first: bool, new: bool) -> CellResult:
         for p in self.in_cell(cell):

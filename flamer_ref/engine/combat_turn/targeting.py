@@ -6,12 +6,12 @@ target an attack or an effect picks (`pick_target`).
 from __future__ import annotations
 
 from ..probe import PROBE, unknown_key
-from .state import SETTLED, STATS, TARGET_RULE, Piece, Need
+from .state import SETTLED, STATS, TARGET_RULE, Need, Piece
 
 
 class Targeting:
-    """The targeting room of `Engine` (engine/combat.py): its methods run on the one combat state
-    (combat_turn/state.py)."""
+    """Stats, priority and targets (combat.targeting, combat.tiebreak) — a room of `Engine`
+    (engine/combat.py), on the state of `CombatState`."""
 
     def stat(self, p: Piece, stat: str, why: dict) -> int:
         if stat == "lv":

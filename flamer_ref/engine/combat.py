@@ -70,47 +70,66 @@ class Engine(Steps, Attacks, Resolving, Declaring, FieldRoom, Targeting, CombatS
                                   defender=self.defender, attacker=self.attacker, card=f.card)
 
     def run(self) -> CombatResult:
+        """The combat turn in order: the (전투) cards' order, the field, the response turn, the combats in
+        the attacker's order (new encounters among them), what is left after the turn."""
+        encounters = self.response_turn()
+        explicit = self.order_override if self.order_override is not None else self.scn.combat_order
+        pending = self._combat_order(encounters, explicit)
+        self.vacated_cause = {c: "cost" for c in pending if self.vacated_side(c) is not None}
+        self._end_cost_emptied(pending)
+        first_done = self._fight_all(deque(pending), explicit)
+        self._after_turn(explicit, first_done)
+        return self.result()
+
+    def response_turn(self) -> list[str]:
+        """Up to the end of the response turn: the (전투) cards' order checked, the field set up, every
+        declaration checked and paid for (the stack). The encounter cells, sorted."""
         self.check_battle_card_order()
         self.field_setup()
         encounters = sorted((c for c in self.by_cell if self.both_present(c)), key=cell_sort_key)
         self.combat_cells = set(encounters)
         self.declare_all(encounters)
+        return encounters
 
-        explicit = self.order_override if self.order_override is not None else self.scn.combat_order
-        if explicit is not None:
-            listed = [c for c in explicit if c in self.combat_cells]
-            listed_set = set(listed)
-            rest = [c for c in encounters if c not in listed_set]
-            # a listed cell that is no encounter yet may become one when the stack resolves
-            # (response.resolve.new-encounter); it is reported at the end if it never fought
-            if rest:
-                self.assume(("order-rest",), choice="combat-order-rest-sorted", cells=rest, rule="combat.order")
-            pending = listed + rest
-        else:
-            pending = list(encounters)
+    def _combat_order(self, encounters: list[str], explicit) -> list[str]:
+        """The combats to fight, in the attacker's order (combat.order): the cells listed, then the rest sorted."""
+        if explicit is None:
             if len(encounters) > 1:
                 self.assume(("order",), choice="combat-order", order=list(encounters), rule="combat.order",
                             why="no-combat-order")
+            return list(encounters)
+        listed = [c for c in explicit if c in self.combat_cells]
+        listed_set = set(listed)
+        rest = [c for c in encounters if c not in listed_set]
+        # a listed cell that is no encounter yet may become one when the stack resolves
+        # (response.resolve.new-encounter); it is reported at the end if it never fought
+        if rest:
+            self.assume(("order-rest",), choice="combat-order-rest-sorted", cells=rest, rule="combat.order")
+        return listed + rest
 
+    def _end_cost_emptied(self, pending: list[str]) -> None:
+        """Unless cost-emptied-cell-fights, an encounter cell emptied by costs holds no combat (it ended on the
+        spot, as a departure did: interp.vacated.cost-before-ruling while the pages give no rule)."""
+        if not self.vacated_cause or (a := self.ask(COST_EMPTIED)).applied:
+            return
+        reading = {} if a.known else {"interpretation": "interp.vacated.cost-before-ruling"}
+        for c in list(self.vacated_cause):
+            pending.remove(c)
+            self.ended.add(c)
+            self.emit(E.VACATED, cell=c, side=self.vacated_side(c), cause="cost", continues=False,
+                      phase="response", rule="response.resolve.depart", ruling=a.cite, **reading,
+                      **withdrawn(a))
+            if not a.known:
+                self.rule_gap(a, cell=c, ruling=a.cite, cause="cost", rule="response.cost.emptied-cell",
+                              interpretation="interp.vacated.cost-before-ruling")
+            self.order_used.append(c)
+            self.cells_out.append(self.finish(c, 0, EndReason.VACATED, False))
+
+    def _fight_all(self, pending: deque, explicit) -> bool:
+        """Every combat in turn (the first hosts the stack); after the first, the encounters the stack made
+        join the queue. Whether a combat was fought."""
         first_done = False
-        self.vacated_cause = {c: "cost" for c in pending if self.vacated_side(c) is not None}
-        # unless cost-emptied-cell-fights, an encounter cell emptied by costs holds no combat (it ended on the
-        # spot, as a departure did: interp.vacated.cost-before-ruling while the pages give no rule)
-        if self.vacated_cause and not (a := self.ask(COST_EMPTIED)).applied:
-            reading = {} if a.known else {"interpretation": "interp.vacated.cost-before-ruling"}
-            for c in list(self.vacated_cause):
-                pending.remove(c)
-                self.ended.add(c)
-                self.emit(E.VACATED, cell=c, side=self.vacated_side(c), cause="cost", continues=False,
-                          phase="response", rule="response.resolve.depart", ruling=a.cite, **reading,
-                          **withdrawn(a))
-                if not a.known:
-                    self.rule_gap(a, cell=c, ruling=a.cite, cause="cost", rule="response.cost.emptied-cell",
-                                  interpretation="interp.vacated.cost-before-ruling")
-                self.order_used.append(c)
-                self.cells_out.append(self.finish(c, 0, EndReason.VACATED, False))
         new_cells: set[str] = set()
-        pending = deque(pending)
         while pending:
             cell = pending.popleft()
             if first_done and cell not in new_cells and self.vacated_side(cell) is not None:
@@ -126,22 +145,32 @@ class Engine(Steps, Attacks, Resolving, Declaring, FieldRoom, Targeting, CombatS
             self.cells_out.append(self.fight(cell, first=not first_done, new=cell in new_cells))
             if not first_done:
                 first_done = True
-                fresh = [c for c in self.by_cell if self.both_present(c) and c not in self.combat_cells]
-                if fresh:
-                    pos = {c: i for i, c in enumerate(explicit or ())}
-                    fresh.sort(key=lambda c: (pos.get(c, len(pos)), cell_sort_key(c)))
-                    if any(c not in pos for c in fresh):
-                        self.assume(("new-order",), choice="new-encounter-order", cells=fresh,
-                                    rule="response.resolve.new-encounter")
-                    for c in fresh:
-                        self.combat_cells.add(c)
-                        new_cells.add(c)
-                    # the attacker's order (combat_order) places a new encounter among the combats
-                    # still to come; unlisted cells keep their place after the listed ones
-                    queue = list(pending) + fresh
-                    rank = {c: i for i, c in enumerate(queue)}
-                    queue.sort(key=lambda c: (pos.get(c, len(pos)), rank[c]))
-                    pending = deque(queue)
+                pending = self._new_encounters(pending, explicit, new_cells)
+        return first_done
+
+    def _new_encounters(self, pending: deque, explicit, new_cells: set[str]) -> deque:
+        """Cells that hold both sides after the stack resolved (response.resolve.new-encounter): the
+        attacker's order (combat_order) places them among the combats still to come; unlisted cells keep
+        their place after the listed ones."""
+        fresh = [c for c in self.by_cell if self.both_present(c) and c not in self.combat_cells]
+        if not fresh:
+            return pending
+        pos = {c: i for i, c in enumerate(explicit or ())}
+        fresh.sort(key=lambda c: (pos.get(c, len(pos)), cell_sort_key(c)))
+        if any(c not in pos for c in fresh):
+            self.assume(("new-order",), choice="new-encounter-order", cells=fresh,
+                        rule="response.resolve.new-encounter")
+        for c in fresh:
+            self.combat_cells.add(c)
+            new_cells.add(c)
+        queue = list(pending) + fresh
+        rank = {c: i for i, c in enumerate(queue)}
+        queue.sort(key=lambda c: (pos.get(c, len(pos)), rank[c]))
+        return deque(queue)
+
+    def _after_turn(self, explicit, first_done: bool) -> None:
+        """What the turn leaves to say: listed cells that never fought, (전투) cards with no combat, a stack
+        with no combat to host it; and the restore of anything still buffed or damaged."""
         if explicit is not None:
             for c in explicit:
                 if c not in self.order_used:
@@ -161,7 +190,6 @@ class Engine(Steps, Attacks, Resolving, Declaring, FieldRoom, Targeting, CombatS
             p.damage = p.b_atk = p.b_hp = p.b_lv = 0
         if leftover:
             self.emit(E.RESTORE, pieces=[p.id for p in leftover], phase="after", rule="combat.combat-limited")
-        return self.result()
 
     def result(self) -> CombatResult:
         positions = {p.id: p.cell for p in sorted(self.pieces.values(), key=lambda p: p.spec.order) if p.on_board}
@@ -240,11 +268,7 @@ def stack_cells(scn: Scenario, corpus, as_of: str | None = None, effects: dict |
         effects = fx.effects_of(corpus)
     eng = Engine(scn, corpus, as_of or scn.as_of or default_as_of(corpus), effects)
     try:
-        eng.check_battle_card_order()
-        eng.field_setup()
-        encounters = sorted((c for c in eng.by_cell if eng.both_present(c)), key=cell_sort_key)
-        eng.combat_cells = set(encounters)
-        eng.declare_all(encounters)
+        eng.response_turn()
     except (DataError, Forbidden, Need):
         return None
     cells: set[str] = set()

@@ -73,6 +73,11 @@ class Steps:
             self.step(cell, 5, None, order=[])
             self.step(cell, 6, None, mobile={self.attacker: [], self.defender: []}, next="step7")
             return self.finish(cell, 0, EndReason.DECIDED, resolved_here, sweep=True)
+        return self.rounds(cell, resolved_here)
+
+    def rounds(self, cell: str, resolved_here: bool) -> CellResult:
+        """Steps 4–6, round after round, until a side has no mobile piece (then step 7), nothing changed
+        (a stalemate, interp.stalemate) or the computing limit is certain to be passed (round-limit)."""
         rnd = 0
         prev_shape = None  # (composition, damage per side) of the previous round, for the projection below
         projected = None

@@ -140,89 +140,116 @@ def parse_effects(doc, corpus, display: str) -> dict[tuple[str, str | None], Eff
         raise DataError([Problem(display, _line(doc, "effects"), "effects", code="effects-not-list")])
     for i, it in enumerate(items):
         where = f"effects[{i}]"
-        if not isinstance(it, dict):
-            sink.add(None, None, where, "effects-item-not-mapping")
+        edef = _effect_item(it, where, corpus, sink)
+        if edef is None:
             continue
-        bad = set(it) - _ITEM_KEYS
-        if bad:
-            sink.add(it, sorted(bad)[0], where, "effects-unknown-key", extra=sorted(bad),
-                     allowed=sorted(_ITEM_KEYS))
+        if (edef.card, edef.ability) in out:
+            sink.add(it, "card", where, "effects-duplicate", card=edef.card, ability=edef.ability)
             continue
-        for req in ("card", "ability", "timing", "effect", "source", "quote"):
-            if req not in it:
-                sink.add(it, None, where, "required-key", key=req)
-        if sink.problems and sink.problems[-1].key == where and sink.problems[-1].code == "required-key":
-            continue
-        bad_type = _item_type_problem(it)
-        if bad_type is not None:
-            key = bad_type
-            sink.add(it, key, f"{where}.{key}", "effects-value-form", key=key)
-            continue
-        card = it["card"]
-        ability = it["ability"]
-        c = corpus.cards.get(card)
-        if c is None:
-            from difflib import get_close_matches
-
-            near = get_close_matches(str(card), list(corpus.cards), n=3, cutoff=0.4)
-            sink.add(it, "card", f"{where}.card", "effects-unknown-card", card=str(card), near=near)
-            continue
-        names = [a["name"] for a in c["abilities"]]
-        if ability is None:
-            if c["type"] != "special":
-                sink.add(it, "ability", f"{where}.ability", "effects-ability-required", card=str(card), abilities=names)
-                continue
-        elif ability not in names:
-            sink.add(it, "ability", f"{where}.ability", "effects-unknown-ability", card=card, ability=str(ability),
-                     abilities=names)
-            continue
-        if it["timing"] not in TIMINGS:
-            sink.add(it, "timing", f"{where}.timing", "effects-unknown-timing", timing=it["timing"], timings=list(TIMINGS))
-            continue
-        choose = it.get("choose", "none")
-        if choose in (None, "none"):
-            choose = {}
-        if not isinstance(choose, dict) or set(choose) - {"target", "cell", "cost"}:
-            sink.add(it, "choose", f"{where}.choose", "effects-choose")
-            continue
-        if "target" in choose and choose["target"] not in CHOOSE_TARGET:
-            sink.add(it, "choose", f"{where}.choose.target", "effects-choose-target", options=list(CHOOSE_TARGET))
-            continue
-        if "cell" in choose and choose["cell"] not in CHOOSE_CELL:
-            sink.add(it, "choose", f"{where}.choose.cell", "effects-choose-cell", options=list(CHOOSE_CELL))
-            continue
-        cond = it.get("condition") or {}
-        if not isinstance(cond, dict) or set(cond) - {"role"} or cond.get("role", "attacker") not in ("attacker", "defender"):
-            sink.add(it, "condition", f"{where}.condition", "effects-condition")
-            continue
-        costs = []
-        for j, co in enumerate(it.get("cost") or []):
-            d = parse_destroy(co, f"{where}.cost[{j}]", sink)
-            if d is not None:
-                costs.append(d)
-        effect = None
-        if it["effect"] is not None:
-            effect = parse_effect_list(it["effect"], f"{where}.effect", sink)
-            if effect is None:
-                continue
-        src = it["source"] if isinstance(it["source"], list) else [it["source"]]
-        for s in src:
-            if s not in corpus.sources:
-                sink.add(it, "source", f"{where}.source", "effects-source", source=s)
-        quote = it["quote"] if isinstance(it["quote"], list) else [it["quote"]]
-        if not all(isinstance(q, str) and q for q in quote):
-            sink.add(it, "quote", f"{where}.quote", "effects-quote")
-            continue
-        k = (card, ability)
-        if k in out:
-            sink.add(it, "card", where, "effects-duplicate", card=card, ability=ability)
-            continue
-        out[k] = EffectDef(card=card, ability=ability, timing=it["timing"], choose=dict(choose),
-                           condition=dict(cond), cost=tuple(costs), effect=effect, source=tuple(src),
-                           quote=tuple(quote), line=_line(it))
+        out[(edef.card, edef.ability)] = edef
     if sink.problems:
         raise DataError(sink.problems)
     return out
+
+
+def _effect_item(it, where: str, corpus, sink) -> EffectDef | None:
+    """One item of cards/effects.yaml, or None after its problem."""
+    if not _item_shape_ok(it, where, sink) or not _item_card_ok(it, where, corpus, sink):
+        return None
+    if it["timing"] not in TIMINGS:
+        sink.add(it, "timing", f"{where}.timing", "effects-unknown-timing", timing=it["timing"], timings=list(TIMINGS))
+        return None
+    chosen = _item_choices(it, where, sink)
+    if chosen is None:
+        return None
+    choose, cond = chosen
+    costs = []
+    for j, co in enumerate(it.get("cost") or []):
+        d = parse_destroy(co, f"{where}.cost[{j}]", sink)
+        if d is not None:
+            costs.append(d)
+    effect = None
+    if it["effect"] is not None:
+        effect = parse_effect_list(it["effect"], f"{where}.effect", sink)
+        if effect is None:
+            return None
+    src = it["source"] if isinstance(it["source"], list) else [it["source"]]
+    for s in src:
+        if s not in corpus.sources:
+            sink.add(it, "source", f"{where}.source", "effects-source", source=s)
+    quote = it["quote"] if isinstance(it["quote"], list) else [it["quote"]]
+    if not all(isinstance(q, str) and q for q in quote):
+        sink.add(it, "quote", f"{where}.quote", "effects-quote")
+        return None
+    return EffectDef(card=it["card"], ability=it["ability"], timing=it["timing"], choose=dict(choose),
+                     condition=dict(cond), cost=tuple(costs), effect=effect, source=tuple(src),
+                     quote=tuple(quote), line=_line(it))
+
+
+def _item_shape_ok(it, where: str, sink) -> bool:
+    """A mapping with the known keys, the required ones, each of its form."""
+    if not isinstance(it, dict):
+        sink.add(None, None, where, "effects-item-not-mapping")
+        return False
+    bad = set(it) - _ITEM_KEYS
+    if bad:
+        sink.add(it, sorted(bad)[0], where, "effects-unknown-key", extra=sorted(bad),
+                 allowed=sorted(_ITEM_KEYS))
+        return False
+    for req in ("card", "ability", "timing", "effect", "source", "quote"):
+        if req not in it:
+            sink.add(it, None, where, "required-key", key=req)
+    if sink.problems and sink.problems[-1].key == where and sink.problems[-1].code == "required-key":
+        return False
+    bad_type = _item_type_problem(it)
+    if bad_type is not None:
+        sink.add(it, bad_type, f"{where}.{bad_type}", "effects-value-form", key=bad_type)
+        return False
+    return True
+
+
+def _item_card_ok(it, where: str, corpus, sink) -> bool:
+    """The card is in the card data, and the ability one of its own (none: a special card's own effect)."""
+    card = it["card"]
+    ability = it["ability"]
+    c = corpus.cards.get(card)
+    if c is None:
+        from difflib import get_close_matches
+
+        near = get_close_matches(str(card), list(corpus.cards), n=3, cutoff=0.4)
+        sink.add(it, "card", f"{where}.card", "effects-unknown-card", card=str(card), near=near)
+        return False
+    names = [a["name"] for a in c["abilities"]]
+    if ability is None:
+        if c["type"] != "special":
+            sink.add(it, "ability", f"{where}.ability", "effects-ability-required", card=str(card), abilities=names)
+            return False
+    elif ability not in names:
+        sink.add(it, "ability", f"{where}.ability", "effects-unknown-ability", card=card, ability=str(ability),
+                 abilities=names)
+        return False
+    return True
+
+
+def _item_choices(it, where: str, sink) -> tuple[dict, dict] | None:
+    """(choose, condition): what the player chooses when declaring, and when it fires."""
+    choose = it.get("choose", "none")
+    if choose in (None, "none"):
+        choose = {}
+    if not isinstance(choose, dict) or set(choose) - {"target", "cell", "cost"}:
+        sink.add(it, "choose", f"{where}.choose", "effects-choose")
+        return None
+    if "target" in choose and choose["target"] not in CHOOSE_TARGET:
+        sink.add(it, "choose", f"{where}.choose.target", "effects-choose-target", options=list(CHOOSE_TARGET))
+        return None
+    if "cell" in choose and choose["cell"] not in CHOOSE_CELL:
+        sink.add(it, "choose", f"{where}.choose.cell", "effects-choose-cell", options=list(CHOOSE_CELL))
+        return None
+    cond = it.get("condition") or {}
+    if not isinstance(cond, dict) or set(cond) - {"role"} or cond.get("role", "attacker") not in ("attacker", "defender"):
+        sink.add(it, "condition", f"{where}.condition", "effects-condition")
+        return None
+    return choose, cond
 
 
 def find(effects: Mapping, card: str, ability: str | None) -> EffectDef | None:

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Mapping
 from contextlib import contextmanager
-from enum import Enum
 from typing import Any
 
 from .engine import SUPPORTED_KINDS
@@ -384,7 +382,7 @@ def _cells_independent(scn: Scenario) -> bool:
     first combat hosts for all cells, response.resolve.once), no (전투) card declared, and no piece
     whose (전투) SP reaches into another cell's combat (combat.remote). Then the cells are fought
     independently and every order gives the same result."""
-    from .engine.types import REMOTE_SP
+    from .engine.cards import REMOTE_SP
 
     remote = {c for c, _ in REMOTE_SP}
     return not scn.response and not scn.battle_cards and not any(p.card in remote for p in scn.pieces)
@@ -411,7 +409,7 @@ def order_classes(scn: Scenario, corpus, as_of: str | None, orders: list) -> lis
     any other such cell: all those orders are one class (``""``); a touched first cell is its own."""
     from .engine.combat import stack_cells
     from .engine.scenario import cell_sort_key
-    from .engine.types import REMOTE_SP
+    from .engine.cards import REMOTE_SP
 
     if len(orders) < 2 or scn.battle_cards:
         return None
@@ -444,28 +442,12 @@ def _outcome_run(scn: Scenario, corpus, as_of: str | None, order=None, work: lis
 
 def _light(r) -> dict:
     """The parts of a CombatResult's JSON that outcome() reads (and as_of): no events, no words."""
+    from .engine.result import thaw
+
     return {"as_of": r.as_of, "cells": {c.cell: c.to_json() for c in r.cells},
             "prisoners": {s: list(v) for s, v in r.prisoners.items()}, "fragments": list(r.fragments),
             "removed": list(r.removed), "positions": dict(r.positions),
-            "unresolved": [_thaw(u) for u in r.unresolved]}
-
-
-_LEAF = frozenset({str, int, float, bool, type(None)})
-
-
-def _thaw(v):
-    """A frozen part of a result (mapping proxies, tuples, enums: engine/result.py) as the JSON values its
-    to_json gives: what the views made without the events read."""
-    t = type(v)
-    if t in _LEAF:
-        return v
-    if isinstance(v, Mapping):
-        return {k: x if type(x) in _LEAF else _thaw(x) for k, x in v.items()}
-    if isinstance(v, tuple):
-        return [x if type(x) in _LEAF else _thaw(x) for x in v]
-    if isinstance(v, Enum):
-        return v.value
-    return v
+            "unresolved": [thaw(u) for u in r.unresolved]}
 
 
 def _resolved(orders: list, classes: list | None, run):
@@ -733,14 +715,16 @@ def _verdict_key(res: dict) -> str:
 def _verdict_view(res) -> dict:
     """What _verdict_key reads of a result (its outcome and its gaps), made without the events — most of a
     big result's JSON and of the time to_json takes."""
+    from .engine.result import thaw
+
     if res.kind == "combat":
         return {"kind": "combat", "cells": {c.cell: c.to_json() for c in res.cells},
                 "prisoners": {s: list(v) for s, v in res.prisoners.items()}, "fragments": list(res.fragments),
                 "removed": list(res.removed), "positions": dict(res.positions),
-                "unresolved": [_thaw(u) for u in res.unresolved]}
+                "unresolved": [thaw(u) for u in res.unresolved]}
     if res.kind in ("round", "game"):
         keys = ("ended", "final", "unresolved") + (("first_illegal",) if res.kind == "game" else ())
-        return {"kind": res.kind, **{k: _thaw(getattr(res, k)) for k in keys}}
+        return {"kind": res.kind, **{k: thaw(getattr(res, k)) for k in keys}}
     return res.to_json()
 
 

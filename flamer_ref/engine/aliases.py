@@ -11,7 +11,8 @@ error can name the key as the user wrote it (`written_path`) and suggest keys
 in both languages (`allowed_text`).
 
 A Korean key means one thing in one place: the tables are per context (the top
-level, a piece, a response item, an effect …). `이동` is the list of moves
+level, a piece, a response item, an effect …; an effect's keys come from the primitive registry,
+engine/primitives/). `이동` is the list of moves
 everywhere it is a key (the effect primitive that moves a piece is `옮기기`,
 and kind round's move-turn block is `이동턴`). The tables are documented in
 docs/SCENARIOS.md; tests/scenarios/test_scenario_input.py checks that the two agree.
@@ -27,6 +28,7 @@ import re
 from typing import Any
 
 from ..errors import DataError, Problem
+from .primitives import effect_aliases, effect_canonical
 
 # ------------------------------------------------------------------ keys ----
 #: context → {alias → canonical key}. Canonical keys map to themselves implicitly.
@@ -55,11 +57,8 @@ KEYS: dict[str, dict[str, str]] = {
         "진영": "side", "카드": "card", "능력": "ability", "기물": "piece", "효과": "effect", "대상": "target",
         "셀": "cell", "비용": "cost",
     },
-    "effect": {
-        "뒤집기": "flip", "옮기기": "move", "공격": "attack", "강화": "buff", "건설": "build", "아이디": "id",
-        "상태": "to", "도착": "to", "셀": "cell", "공격력": "atk", "ATK": "atk", "체력": "hp", "HP": "hp",
-        "레벨": "lv", "Lv": "lv", "지속": "duration",
-    },
+    # an effect item: made from the primitive registry (engine/primitives/: each primitive's Korean spellings)
+    "effect": effect_aliases(),
     "cost": {"파괴": "destroy", "헌납": "destroy"},
     "selector": {"아군": "own", "카드": "card", "상태": "state"},
     "move": {"기물": "piece", "경로": "path", "능력": "sp", "SP": "sp"},
@@ -95,7 +94,7 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "round_entry": GAME_ENTRY_KEYS,
     "piece": ("id", "card", "name", "lv", "hp", "atk", "cost", "state", "structure"),
     "decl": ("side", "card", "ability", "piece", "effect", "target", "cell", "cost"),
-    "effect": ("flip", "move", "attack", "buff", "build", "id", "to", "cell", "atk", "hp", "lv", "duration"),
+    "effect": effect_canonical(),
     "cost": ("destroy",),
     "selector": ("own", "card", "state"),
     "move": ("piece", "path", "sp"),

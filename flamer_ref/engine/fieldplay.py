@@ -1,6 +1,6 @@
 """The field (필드 5자리) as rules: placing face up or setting face down,
 activation and grades, 등장효과 and its continuous part (별마대 병풍, 증폭기
-결속), covering (엎어 세트 → 은퇴), trashing and uncovering (복귀), special
+결속: the cards' own modules, engine/cards/), covering (엎어 세트 → 은퇴), trashing and uncovering (복귀), special
 cards used from hand. Pure; every event and error cites a clause id.
 """
 
@@ -9,35 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import CARD_HOOKS, hooks_of
+
 SLOTS = 5
 # the decisions a dated ruling sets (engine/decisions.py): the field asks them, never a date
 ENTRY_ENDS, UNCOVER_ENTRY = "entry-effect-ends-with-card", "uncover-is-entry"
 SAME_ROUND = "same-round-uncover-stays-settled"
-BYEOLMADAE, SUMUNJANG_LV = "별마대", 6  # 병풍: 가장 왼쪽 카드의 기물 Lv 6 (field.position-reference)
-AMPLIFIER = "증폭기"  # 결속: 바로 왼쪽 기물 카드
-
-def screen_target(tops: list) -> tuple[int, str] | None:
-    """병풍's 'leftmost card' (interp.screen.leftmost): the top card of the leftmost
-    non-empty slot, when it is a face-up piece card. `tops` holds, per slot,
-    None or (name, face_up, type)."""
-    left = next(((i, t) for i, t in enumerate(tops) if t is not None), None)
-    if left is None:
-        return None
-    i, (name, face_up, type_) = left
-    return (i, name) if face_up and type_ == "piece" else None
-
-
-def bond_partners(tops: list) -> dict[int, str]:
-    """결속 (interp.bond.face-up): slot index of each face-up 증폭기 → the face-up piece
-    card immediately to its left."""
-    out = {}
-    for i, t in enumerate(tops):
-        if t is not None and t[1] and t[0] == AMPLIFIER and i > 0:
-            left = tops[i - 1]
-            if left is not None and left[1] and left[2] == "piece":
-                out[i] = left[0]
-    return out
-
 
 ERROR_RULE = {
     "bad-slot": "field.slots",
@@ -89,9 +66,9 @@ class FieldPlay:
         self.events: list[dict] = []
         self.errors: list[dict] = []
         self.unresolved: list[dict] = []
-        self.shown: set[str] = set()  # piece cards whose 등장 happened (별마대)
-        self.entry_bonds: dict[str, str] = {}  # 결속 made by an 증폭기's 등장
-        self.entry_screen: str | None = None  # the card 병풍 chose at 별마대's last 등장 (영구 적용)
+        #: what a special card's 등장효과 chose at its last entry, by card (engine/cards/), for the rule with
+        #: entry-effect-ends-with-card false ('영구 적용': the continuous part stays after the card left)
+        self.lasting: dict[str, Any] = {}
         for i, entry in enumerate(initial):
             if entry is None:
                 continue
@@ -104,27 +81,27 @@ class FieldPlay:
                     card.retired, card.retired_round = True, 0
                 self.slots[i].append(card)
         for i in range(SLOTS):  # the starting cards' 등장 happened at the start
-            card = self._top(i)
+            card = self.top(i)
             if card is not None and card.face_up and card.type == "piece":
                 self._record_entry(i, card)
 
     # ------------------------------------------------------------ helpers
-    def _top(self, i: int) -> Card | None:
+    def top(self, i: int) -> Card | None:
         return self.slots[i][-1] if self.slots[i] else None
 
-    def _tops(self) -> list:
-        """Per slot None or (name, face_up, type) of its top card, for screen_target / bond_partners."""
-        return [(c.name, c.face_up, c.type) if (c := self._top(i)) else None for i in range(SLOTS)]
+    def tops(self) -> list:
+        """Per slot None or (name, face_up, type) of its top card, for the special cards' hooks (engine/cards/)."""
+        return [(c.name, c.face_up, c.type) if (c := self.top(i)) else None for i in range(SLOTS)]
 
-    def _active_piece_cards(self) -> list[tuple[int, Card]]:
-        return [(i, c) for i in range(SLOTS) if (c := self._top(i)) and c.face_up and c.type == "piece"]
+    def active_piece_cards(self) -> list[tuple[int, Card]]:
+        return [(i, c) for i in range(SLOTS) if (c := self.top(i)) and c.face_up and c.type == "piece"]
 
     def _slot_top(self, index: int, slot: int) -> Card | None:
         """The top card of slot N, or None after reporting why there is none."""
         if not 1 <= slot <= SLOTS:
             self._error(index, "bad-slot", slot=slot)
             return None
-        card = self._top(slot - 1)
+        card = self.top(slot - 1)
         if card is None:
             self._error(index, "empty-slot", slot=slot)
         return card
@@ -155,36 +132,23 @@ class FieldPlay:
                                 "rule": rule, **({"withdrawn": a.withdrawn} if a.withdrawn else {})})
 
     def _record_entry(self, i: int, card: Card) -> None:
-        """What an entry effect did when it fired, for the rule with entry-effect-ends-with-card false
-        ('영구 적용': the continuous part stayed after retirement or removal)."""
-        if card.name == BYEOLMADAE:
-            self.shown.add(BYEOLMADAE)
-            target = screen_target(self._tops())
-            card.target = self._top(target[0]) if target is not None else None
-            self.entry_screen = target[1] if target is not None else None
-        if card.name == AMPLIFIER:
-            partner = bond_partners(self._tops()).get(i)
-            card.target = self._top(i - 1) if partner is not None else None
-            if partner is not None:
-                self.entry_bonds[AMPLIFIER] = partner
+        """What an entry effect did when it fired (its card's module, engine/cards/), for the rule with
+        entry-effect-ends-with-card false ('영구 적용': the continuous part stayed after retirement or removal)."""
+        hooks = hooks_of(card.name)
+        if hooks is not None:
+            hooks.field_entered(self, i, card)
 
-    def _on_field(self, card: Card) -> bool:
+    def on_field(self, card: Card) -> bool:
         return any(card is c for slot in self.slots for c in slot)
 
     def _released(self, index: int, gone: Card, how: str) -> None:
         """`gone` retired or left the field: a 결속 it was part of is released for good (결속은 두
-        카드 중 하나가 필드에서 제거되거나 은퇴하면 해제) — it comes back only when 증폭기 itself enters
-        again. With entry-effect-ends-with-card false the continuous part stays ('영구 적용')."""
+        카드 중 하나가 필드에서 제거되거나 은퇴하면 해제: engine/cards/amplifier.py) — it comes back only when
+        its card itself enters again. With entry-effect-ends-with-card false the continuous part stays ('영구 적용')."""
         if not self.rules.ask(ENTRY_ENDS).applied:
             return
-        for slot in self.slots:
-            for c in slot:
-                if c.name == AMPLIFIER and c.target is not None and (c is gone or c.target is gone):
-                    self.events.append({"type": "bond-released", "action": index, "source": AMPLIFIER,
-                                        "card": c.target.name, "by": gone.name, "how": how,
-                                        "rule": "field.position-reference", "ruling": None,
-                                        "interpretation": "interp.bond.face-up"})
-                    c.target = None
+        for hooks in CARD_HOOKS.values():
+            hooks.field_released(self, index, gone, how)
 
     # ------------------------------------------------------------ actions
     def place(self, index: int, name: str, slot: int, face_up: bool) -> None:
@@ -203,7 +167,7 @@ class FieldPlay:
             self._error(index, "bad-slot", slot=slot)
             return
         i = slot - 1
-        under = self._top(i)
+        under = self.top(i)
         if under is not None and face_up:
             self._error(index, "slot-occupied", slot=slot, card=name, top=under.name)
             return
@@ -227,7 +191,7 @@ class FieldPlay:
         grade = self.db[name]["grade"]
         if grade != "고급":
             return True
-        mids = [c.name for _, c in self._active_piece_cards() if self.db[c.name]["grade"] == "중급"]
+        mids = [c.name for _, c in self.active_piece_cards() if self.db[c.name]["grade"] == "중급"]
         if not mids:
             self._error(index, "grade-requirement", card=name)
             return False
@@ -266,7 +230,7 @@ class FieldPlay:
         """The top card of slot N left the field (trashed or removed): the slot is freed,
         or the piece card under it comes back (field.uncover)."""
         i = slot - 1
-        below = self._top(i)
+        below = self.top(i)
         if below is None:
             self.events.append({"type": "slot-freed", "action": index, "slot": slot, "rule": rule})
             return
@@ -317,53 +281,25 @@ class FieldPlay:
             for c in self.slots[i]:
                 if c.type == "piece":
                     levels.setdefault(c.name, self.db[c.name]["lv"])
-        # 별마대 병풍: while 별마대 is active, the leftmost card's pieces are Lv 6
+        # the continuous part of the 등장효과 of the special cards (engine/cards/: 병풍, 결속)
         ends = self.rules.ask(ENTRY_ENDS)
-        permanent = not ends.applied  # '영구 적용'
-        star = next((c for _, c in self._active_piece_cards() if c.name == BYEOLMADAE), None)
-        star_active = star is not None
-        # the card 병풍 chose when 별마대 entered (interp.screen.leftmost: fixed at entry); before the
-        # revision it stayed after 별마대 retired or left (영구 적용: entry-effect-ends-with-card false)
-        if star_active:
-            chosen = star.target.name if star.target is not None and self._on_field(star.target) else None
-        else:
-            chosen = self.entry_screen if permanent and BYEOLMADAE in self.shown else None
-        target = (None, chosen) if chosen is not None else None
-        if target is not None:
-            levels[target[1]] = SUMUNJANG_LV
-            self.events.append({"type": "field-effect", "effect": "병풍", "source": BYEOLMADAE,
-                                "card": target[1], "lv": SUMUNJANG_LV,
-                                "rule": "field.entry-effect.duration" if star_active else "field.entry-effect",
-                                "ruling": None if star_active else ends.cite,
-                                "interpretation": "interp.screen.leftmost", "permanent": not star_active})
+        for hooks in CARD_HOOKS.values():
+            hooks.field_levels(self, levels, ends)
         bonds: dict[str, str] = {}
-        for _, amp in self._active_piece_cards():
-            # 결속: made when 증폭기 entered (a partner placed later makes none), released for good
-            # when either card retires or leaves (interp.bond.face-up)
-            if amp.name != AMPLIFIER or amp.target is None or not self._on_field(amp.target) or amp.target.retired:
-                continue
-            partner = amp.target.name
-            bonds[AMPLIFIER] = partner
-            self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
-                                "card": partner, "rule": "field.position-reference", "ruling": None,
-                                "interpretation": "interp.bond.face-up", "permanent": False})
-        if permanent and AMPLIFIER not in bonds and AMPLIFIER in self.entry_bonds:
-            bonds[AMPLIFIER] = self.entry_bonds[AMPLIFIER]
-            self.events.append({"type": "field-effect", "effect": "결속", "source": AMPLIFIER,
-                                "card": bonds[AMPLIFIER], "rule": "field.entry-effect",
-                                "ruling": ends.cite, "permanent": True})
+        for hooks in CARD_HOOKS.values():
+            hooks.field_bonds(self, bonds, ends)
         return levels, bonds
 
     def result(self) -> FieldResult:
         levels, bonds = self._levels()
         slots = []
         for i in range(SLOTS):
-            top = self._top(i)
+            top = self.top(i)
             slots.append({"slot": i + 1, "top": top.name if top else None,
                           "face": ("up" if top.face_up else "down") if top else None,
                           "type": top.type if top else None,
                           "under": [c.name for c in reversed(self.slots[i][:-1])]})
-        active = tuple(c.name for _, c in self._active_piece_cards())
+        active = tuple(c.name for _, c in self.active_piece_cards())
         retired = tuple(c.name for s in self.slots for c in s if c.type == "piece" and c.retired)
         return FieldResult(tuple(slots), active, retired, levels, bonds, tuple(self.errors), tuple(self.events),
                            tuple(self.unresolved), self.round)

@@ -7,8 +7,8 @@ per-round keys on that state (the ids of pieces produced in earlier rounds may b
 malformed file is a DataError (exit 1); an entry whose `player` is not the one whose turn it is,
 too.
 
-`run_game(scn, corpus, as_of)` plays the rounds on one `round._Round`: round 1 on the starting
-state, every later round on the state the previous one left (`_Round.begin`) — positions, 기동 /
+`run_game(scn, corpus, as_of)` plays the rounds on one `round.RoundPlay`: round 1 on the starting
+state, every later round on the state the previous one left (`RoundPlay.begin`) — positions, 기동 /
 정착, prisoners, fragments, fields, VP and 도르. Nothing else is carried: damage ends with its
 combat ('전투 중 감소한 HP는 전투 종료로 원복된다'). A play the rules refuse is reported in its
 turn's `errors`, skipped, and the replay goes on; the first of them is `first_illegal`. When a
@@ -28,8 +28,8 @@ from ..errors import DataError, Problem
 from .budget import GameBudget
 from .model import RoundScenario, frozen_map
 from .result import GameResult
-from .round import TURNS, _Round, parse_round, play_turns, round_json
-from .scenario import ScenarioBase, ScenarioSink, _unknown_keys
+from .round import TURNS, RoundPlay, parse_round, play_turns, round_json
+from .scenario import ScenarioBase, ScenarioSink, unknown_keys
 
 GAME_KEYS = ("kind", "title", "as_of", "first_player", "first_round", "board", "homes", "vp", "dor", "cells",
              "field", "prisoners", "rounds")
@@ -112,7 +112,7 @@ def _predicted_ids(rscn: RoundScenario, known: set[str]) -> list[str]:
 
 def parse_game(doc: dict, file: str, corpus) -> GameScenario:
     sink = ScenarioSink(file)
-    _unknown_keys(sink, doc, GAME_KEYS, "")
+    unknown_keys(sink, doc, GAME_KEYS, "")
     first = doc.get("first_player")
     if not isinstance(first, str) or not first:
         sink.add(doc, "first_player" if "first_player" in doc else None, "first_player", "side-missing",
@@ -161,7 +161,16 @@ def parse_game(doc: dict, file: str, corpus) -> GameScenario:
     if sink.problems:
         raise DataError(sink.problems)
 
-    known: set[str] = set(on_board)
+    rounds = _read_rounds(doc, file, corpus, raw, start, sides, set(on_board))
+    notices = tuple(start.notices) + tuple(n for r in rounds[1:] for n in r.notices)
+    return GameScenario(file=file, title=start.title, as_of=start.as_of, sides=sides, first_round=first_round,
+                        prisoners=frozen_map(prisoners), rounds=tuple(rounds), notices=notices)
+
+def _read_rounds(doc: dict, file: str, corpus, raw: list, start: RoundScenario, sides: tuple,
+                 known: set[str]) -> list[RoundScenario]:
+    """The round entries, each read as kind round against the starting state (`known`: the ids of the
+    pieces so far, the start's and those each entry's productions will place); every problem of every
+    entry is raised at once."""
     # a round entry is read against the starting state; its pieces are known by id (`known`), so one
     # valid cell of the start stands in for the whole `cells` (read once, above)
     first_piece = start.pieces[0]
@@ -177,7 +186,7 @@ def parse_game(doc: dict, file: str, corpus) -> GameScenario:
                                     code="game-round-not-mapping"))
             continue
         esink = ScenarioSink(file)
-        if not _unknown_keys(esink, entry, ENTRY_KEYS, where):
+        if not unknown_keys(esink, entry, ENTRY_KEYS, where):
             problems += esink.problems
             continue
         player = sides[k % 2]
@@ -212,9 +221,8 @@ def parse_game(doc: dict, file: str, corpus) -> GameScenario:
         rounds.append(rscn)
     if problems:
         raise DataError(problems)
-    notices = tuple(start.notices) + tuple(n for r in rounds[1:] for n in r.notices)
-    return GameScenario(file=file, title=start.title, as_of=start.as_of, sides=sides, first_round=first_round,
-                        prisoners=frozen_map(prisoners), rounds=tuple(rounds), notices=notices)
+    return rounds
+
 
 
 # -------------------------------------------------------------------- run ----
@@ -228,7 +236,7 @@ def _refs(d) -> list[str]:
     return [x for x in refs if x is not None]
 
 
-def _where_gone(r: _Round, pid: str) -> str:
+def _where_gone(r: RoundPlay, pid: str) -> str:
     if pid not in r.pieces:
         return "never"
     if any(pid in v for v in r.prisoners.values()):
@@ -238,7 +246,7 @@ def _where_gone(r: _Round, pid: str) -> str:
     return "removed"
 
 
-def _drop_gone(r: _Round, scn: RoundScenario) -> tuple[RoundScenario, list[dict]]:
+def _drop_gone(r: RoundPlay, scn: RoundScenario) -> tuple[RoundScenario, list[dict]]:
     """The round's moves and declarations that name a piece no longer on the board: refused
     before the round runs (the turn's clause), the rest of the round as written."""
     errors: list[dict] = []
@@ -313,7 +321,7 @@ def run_game(scn: GameScenario, corpus, as_of: str | None = None) -> GameResult:
     every round's combat and the size of every round entry kept; past either, a WorkLimit stops it."""
     as_of = as_of or scn.as_of or corpus.latest_date()
     first = scn.rounds[0]
-    r = _Round(first, corpus, as_of)
+    r = RoundPlay(first, corpus, as_of)
     r.budget = budget = GameBudget(scn.file)
     board_cells = len(first.board.cells)
     for s, ids in scn.prisoners.items():

@@ -172,106 +172,158 @@ def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves
     """Every move checked on its own against the start of the turn (the limits aside: the
     moves in `refused` are refused for a limit). Returns errors, events, unresolved, the
     positions after the applied moves and, per moved piece, the index of its last applied move."""
-    by_id = {p.id: p for p in pieces}
-    sides = {p.id: p.side for p in pieces}
-    start = {p.id: p.cell for p in pieces}
-    positions = dict(start)
-    last_move: dict[str, int] = {}
-    errors: list[MoveError] = []
-    events: list[dict] = []
-    unresolved: list[dict] = []
+    walk = _PathWalk(pieces, board, attacker, sp_moves, first_round, refused, enemy_stop)
+    walk.activation(activate)
+    for order in moves:
+        walk.move(order)
+    walk.excess_choice()
+    return {"errors": walk.errors, "events": walk.events, "unresolved": walk.unresolved,
+            "positions": walk.positions, "last_move": walk.last_move}
 
-    def err(move, piece, reason, **detail):
+
+class _PathWalk:
+    """The moves of one turn, walked in order against the start of the turn (`_paths`)."""
+
+    def __init__(self, pieces: list, board: Board, attacker: str, sp_moves: dict[tuple[str, str], SpMove],
+                 first_round: bool, refused: dict[int, tuple[str, dict]], enemy_stop: str | None):
+        self.pieces, self.board, self.attacker, self.sp_moves = pieces, board, attacker, sp_moves
+        self.first_round, self.refused, self.enemy_stop = first_round, refused, enemy_stop
+        self.by_id = {p.id: p for p in pieces}
+        self.sides = {p.id: p.side for p in pieces}
+        self.start = {p.id: p.cell for p in pieces}
+        self.positions = dict(self.start)
+        self.last_move: dict[str, int] = {}
+        self.errors: list[MoveError] = []
+        self.events: list[dict] = []
+        self.unresolved: list[dict] = []
+        self.moved_normal: set[str] = set()
+        self.moved_sp: set[str] = set()
+        self.stopped_at: dict[str, str] = {}  # piece -> enemy cell where its movement ended this turn
+        self.passing: set[str] = set()  # pieces that used a passing SP (음속돌파): they may pass enemies after it
+        self.passing_sp: dict[str, str] = {}
+
+    def err(self, move, piece, reason, **detail):
         rule, ruling = REASON_RULE[reason]
         if reason == "blocked-by-enemy":
-            ruling = enemy_stop
+            ruling = self.enemy_stop
         if detail.get("sp") and reason in SP_RULE_REASONS:
             rule = "move.sp"  # the SP's own distance / state rule, not the normal MOV 2
-        errors.append(MoveError(move, piece, reason, rule, ruling, detail))
+        self.errors.append(MoveError(move, piece, reason, rule, ruling, detail))
 
-    def enemy_at_start(cell: str, side: str) -> bool:
-        return _enemy_in(start, sides, cell, side)
+    def enemy_at_start(self, cell: str, side: str) -> bool:
+        return _enemy_in(self.start, self.sides, cell, side)
 
-    # ----- activation cells (move.activation)
-    limit = 1 if first_round else 2
-    active: list[str] = []
-    for cell in activate:
-        if cell in active:
-            continue
-        if not any(p.side == attacker and start[p.id] == cell for p in pieces):
-            err(None, None, "not-own-cell", cell=cell)
-            continue
-        active.append(cell)
-    # cells chosen beyond the limit: the first `limit` in list order count; a normal move
-    # from one of the others is refused as too-many-cells (with its index), and when no
-    # move comes from them the choice itself is reported (move: null)
-    excess = active[limit:]
-    chosen = list(active)
-    active = active[:limit]
-    activation_errors = len(errors)
-    events.append({"type": "activate", "cells": list(active), "limit": limit, "first_round": first_round,
-                   "rule": "move.activation"})
+    def activation(self, activate: list[str]) -> None:
+        """The activation cells (move.activation)."""
+        limit = self.limit = 1 if self.first_round else 2
+        active: list[str] = []
+        for cell in activate:
+            if cell in active:
+                continue
+            if not any(p.side == self.attacker and self.start[p.id] == cell for p in self.pieces):
+                self.err(None, None, "not-own-cell", cell=cell)
+                continue
+            active.append(cell)
+        # cells chosen beyond the limit: the first `limit` in list order count; a normal move
+        # from one of the others is refused as too-many-cells (with its index), and when no
+        # move comes from them the choice itself is reported (move: null)
+        self.excess = active[limit:]
+        self.chosen = list(active)
+        self.active = active[:limit]
+        self.activation_errors = len(self.errors)
+        self.events.append({"type": "activate", "cells": list(self.active), "limit": limit,
+                            "first_round": self.first_round, "rule": "move.activation"})
 
-    moved_normal: set[str] = set()
-    moved_sp: set[str] = set()
-    stopped_at: dict[str, str] = {}  # piece -> enemy cell where its movement ended this turn
-    passing: set[str] = set()  # pieces that used a passing SP (음속돌파): they may pass enemies after it
-    passing_sp: dict[str, str] = {}
-    for order in moves:
-        p = by_id[order.piece]
+    def excess_choice(self) -> None:
+        """Cells chosen beyond the limit from which no move came: the choice itself is refused."""
+        if self.excess and not any(e.reason == "too-many-cells" for e in self.errors):
+            rule, ruling = REASON_RULE["too-many-cells"]
+            self.errors.insert(self.activation_errors, MoveError(
+                None, None, "too-many-cells", rule, ruling,
+                {"cells": self.chosen, "limit": self.limit, "first_round": self.first_round}))
+
+    def move(self, order: MoveOrder) -> None:
+        """One move: may this piece make it (`_allowed`), along this path (`_walk`); applied when it may."""
+        allowed = self._allowed(order)
+        if allowed is None:
+            return
+        p, sp, reach = allowed
+        both = (sp is None and p.id in self.moved_sp) or (sp is not None and p.id in self.moved_normal)
+        if len(order.path) > reach:
+            self.err(order.index, p.id, "too-far", length=len(order.path), limit=reach, sp=order.sp)
+            return
+        bad, cut, passed = self._walk(order, p, sp)
+        if bad is not None:
+            self.err(order.index, p.id, bad[0], **bad[1])
+            return
+        if order.index in self.refused:  # the limits, checked after all moves (interp.move.limit-order)
+            reason, detail = self.refused[order.index]
+            self.err(order.index, p.id, reason, **detail)
+            return
+        if both:  # reported only for a move that is applied
+            self.unresolved.append({"reason": "normal-and-sp-move", "move": order.index, "piece": p.id,
+                                    "rule": "move.sp"})
+        for cell in passed:
+            self.unresolved.append({"reason": "pass-enemies", "move": order.index, "piece": p.id, "cell": cell,
+                                    "sp": sp.name if sp is not None and sp.pass_enemies else self.passing_sp.get(p.id),
+                                    "rule": "move.path.enemy-stop", "interpretation": "interp.move.sonic-pass"})
+        if cut is not None:  # the part of the path beyond the enemy cell: refused, reported
+            self.err(order.index, p.id, cut[0], **cut[1])
+        self._apply(order, p, sp, cut)
+
+    def _allowed(self, order: MoveOrder):
+        """(piece, its SP or None, the cells it may go) — or None after the refusal."""
+        p = self.by_id[order.piece]
         state = getattr(p.state, "value", p.state)
-        if p.side != attacker:
-            err(order.index, p.id, "not-turn-player")
-            continue
+        if p.side != self.attacker:
+            self.err(order.index, p.id, "not-turn-player")
+            return None
         sp = None
         if order.sp is not None:
-            sp = sp_moves.get((p.card, order.sp)) if p.card else None
+            sp = self.sp_moves.get((p.card, order.sp)) if p.card else None
             if sp is None:
-                err(order.index, p.id, "no-such-sp", sp=order.sp, card=p.card)
-                continue
+                self.err(order.index, p.id, "no-such-sp", sp=order.sp, card=p.card)
+                return None
         if state != "mobile":
-            err(order.index, p.id, "settled", sp=order.sp)
-            continue
+            self.err(order.index, p.id, "settled", sp=order.sp)
+            return None
         if p.structure and not (sp is not None and sp.structure_ok):
-            err(order.index, p.id, "structure", sp=order.sp)
-            continue
+            self.err(order.index, p.id, "structure", sp=order.sp)
+            return None
         if sp is None:
-            if p.id in moved_normal:
-                err(order.index, p.id, "already-moved")
-                continue
-            if start[p.id] not in active:
-                if start[p.id] in excess:
-                    err(order.index, p.id, "too-many-cells", cell=start[p.id], cells=chosen, limit=limit,
-                        first_round=first_round)
+            if p.id in self.moved_normal:
+                self.err(order.index, p.id, "already-moved")
+                return None
+            if self.start[p.id] not in self.active:
+                if self.start[p.id] in self.excess:
+                    self.err(order.index, p.id, "too-many-cells", cell=self.start[p.id], cells=self.chosen,
+                             limit=self.limit, first_round=self.first_round)
                 else:
-                    err(order.index, p.id, "not-activated", cell=start[p.id])
-                continue
-            reach = MOV
-        else:
-            if p.id in moved_sp:
-                err(order.index, p.id, "already-moved", sp=order.sp)
-                continue
-            if sp.distance is None:
-                unresolved.append({"reason": "sp-distance-unknown", "move": order.index, "piece": p.id, "sp": sp.name,
-                                   "rule": "move.sp"})
-                continue
-            reach = sp.distance
-        both = (sp is None and p.id in moved_sp) or (sp is not None and p.id in moved_normal)
-        if len(order.path) > reach:
-            err(order.index, p.id, "too-far", length=len(order.path), limit=reach, sp=order.sp)
-            continue
-        here = positions[p.id]
+                    self.err(order.index, p.id, "not-activated", cell=self.start[p.id])
+                return None
+            return p, None, MOV
+        if p.id in self.moved_sp:
+            self.err(order.index, p.id, "already-moved", sp=order.sp)
+            return None
+        if sp.distance is None:
+            self.unresolved.append({"reason": "sp-distance-unknown", "move": order.index, "piece": p.id,
+                                    "sp": sp.name, "rule": "move.sp"})
+            return None
+        return p, sp, sp.distance
+
+    def _walk(self, order: MoveOrder, p, sp):
+        """The path cell by cell: (refusal or None, the cut at an enemy cell or None, enemy cells passed)."""
+        here = self.positions[p.id]
         # 음속돌파 ('1셀 이동하고 이후 상대 기물을 통과'): the SP itself and the piece's later moves
         # this turn may pass enemy cells (a reading: reported as pass-enemies)
-        can_pass = (sp is not None and sp.pass_enemies) or p.id in passing
-        bad = cut = None
+        can_pass = (sp is not None and sp.pass_enemies) or p.id in self.passing
         passed: list[str] = []
         for i, cell in enumerate(order.path):
             # a step after entering an enemy cell: in this path, or earlier this turn (the
             # piece's movement ended there, move.path.enemy-stop) — checked first: the piece
             # has stopped whatever the next cell is
-            entered_enemy = (enemy_at_start(here, p.side) if i > 0
-                             else stopped_at.get(p.id) == here and enemy_at_start(here, p.side))
+            entered_enemy = (self.enemy_at_start(here, p.side) if i > 0
+                             else self.stopped_at.get(p.id) == here and self.enemy_at_start(here, p.side))
             if entered_enemy:
                 if can_pass:
                     passed.append(here)
@@ -279,57 +331,37 @@ def _paths(pieces: list, board: Board, attacker: str, activate: list[str], moves
                     # the page's worked example (경로 중간의 상대 셀): the piece entered the enemy cell
                     # and its move ends there — 결과: B셀에서 전투. The rest of the path is refused
                     # (blocked-by-enemy, with `ended`), the move up to the enemy cell stands.
-                    cut = ("blocked-by-enemy", {"cell": here, "next": cell, "earlier": False, "ended": here}, i)
-                    break
+                    return None, ("blocked-by-enemy", {"cell": here, "next": cell, "earlier": False,
+                                                       "ended": here}, i), passed
                 else:
-                    bad = ("blocked-by-enemy", {"cell": here, "next": cell, "earlier": True})
-                    break
-            if not board.on_board(cell):
-                bad = ("off-board", {"cell": cell, "sea": cell in board.sea})
-                break
-            if not board.adjacent(here, cell):
-                bad = ("not-adjacent", {"from": here, "to": cell})
-                break
+                    return ("blocked-by-enemy", {"cell": here, "next": cell, "earlier": True}), None, passed
+            if not self.board.on_board(cell):
+                return ("off-board", {"cell": cell, "sea": cell in self.board.sea}), None, passed
+            if not self.board.adjacent(here, cell):
+                return ("not-adjacent", {"from": here, "to": cell}), None, passed
             here = cell
-        if bad is not None:
-            err(order.index, p.id, bad[0], **bad[1])
-            continue
-        dest = here if cut is not None else order.path[-1]
-        if order.index in refused:  # the limits, checked after all moves (interp.move.limit-order)
-            reason, detail = refused[order.index]
-            err(order.index, p.id, reason, **detail)
-            continue
-        if both:  # reported only for a move that is applied
-            unresolved.append({"reason": "normal-and-sp-move", "move": order.index, "piece": p.id, "rule": "move.sp"})
-        for cell in passed:
-            unresolved.append({"reason": "pass-enemies", "move": order.index, "piece": p.id, "cell": cell,
-                               "sp": sp.name if sp is not None and sp.pass_enemies else passing_sp.get(p.id),
-                               "rule": "move.path.enemy-stop", "interpretation": "interp.move.sonic-pass"})
-        if cut is not None:  # the part of the path beyond the enemy cell: refused, reported
-            err(order.index, p.id, cut[0], **cut[1])
-        src = positions[p.id]
-        positions[p.id] = dest
-        (moved_sp if sp is not None else moved_normal).add(p.id)
+        return None, None, passed
+
+    def _apply(self, order: MoveOrder, p, sp, cut) -> None:
+        """The move applied: the piece's new cell, a stop in an enemy cell, the events."""
+        dest = cut[1]["ended"] if cut is not None else order.path[-1]
+        src = self.positions[p.id]
+        self.positions[p.id] = dest
+        (self.moved_sp if sp is not None else self.moved_normal).add(p.id)
         if sp is not None and sp.pass_enemies:
-            passing.add(p.id)
-            passing_sp[p.id] = sp.name
-        last_move[p.id] = order.index
-        stopped = enemy_at_start(dest, p.side)
+            self.passing.add(p.id)
+            self.passing_sp[p.id] = sp.name
+        self.last_move[p.id] = order.index
+        stopped = self.enemy_at_start(dest, p.side)
         if stopped:
-            stopped_at[p.id] = dest
+            self.stopped_at[p.id] = dest
         else:
-            stopped_at.pop(p.id, None)
-        events.append({"type": "move", "move": order.index, "piece": p.id, "from": src, "to": dest,
-                       "path": list(order.path[:cut[2]]) if cut is not None else list(order.path),
-                       **({"cut": list(order.path[cut[2]:])} if cut is not None else {}),
-                       "sp": order.sp,
-                       "rule": "move.sp" if sp is not None else "move.mov"})
+            self.stopped_at.pop(p.id, None)
+        self.events.append({"type": "move", "move": order.index, "piece": p.id, "from": src, "to": dest,
+                            "path": list(order.path[:cut[2]]) if cut is not None else list(order.path),
+                            **({"cut": list(order.path[cut[2]:])} if cut is not None else {}),
+                            "sp": order.sp,
+                            "rule": "move.sp" if sp is not None else "move.mov"})
         if stopped:
-            events.append({"type": "stop", "move": order.index, "piece": p.id, "cell": dest,
-                           "rule": "move.path.enemy-stop", "ruling": enemy_stop})
-    if excess and not any(e.reason == "too-many-cells" for e in errors):
-        rule, ruling = REASON_RULE["too-many-cells"]
-        errors.insert(activation_errors, MoveError(None, None, "too-many-cells", rule, ruling,
-                                                   {"cells": chosen, "limit": limit, "first_round": first_round}))
-    return {"errors": errors, "events": events, "unresolved": unresolved, "positions": positions,
-            "last_move": last_move}
+            self.events.append({"type": "stop", "move": order.index, "piece": p.id, "cell": dest,
+                                "rule": "move.path.enemy-stop", "ruling": self.enemy_stop})

@@ -113,27 +113,27 @@ _SKIP = frozenset(_FIRST + ("rule", "ruling"))  # keys Event.to_dict places itse
 _PLAIN = frozenset({str, int, bool, float, type(None)})
 
 
-def _freeze(v):
+def freeze(v):
     t = type(v)
     if t in _PLAIN:  # fast path: most values are plain (same result as below)
         return v
     if t is dict or isinstance(v, dict):
-        return MappingProxyType({k: x if type(x) in _PLAIN else _freeze(x) for k, x in v.items()})
+        return MappingProxyType({k: x if type(x) in _PLAIN else freeze(x) for k, x in v.items()})
     if isinstance(v, (list, tuple)):
-        return tuple([x if type(x) in _PLAIN else _freeze(x) for x in v]) if v else ()
+        return tuple([x if type(x) in _PLAIN else freeze(x) for x in v]) if v else ()
     return v
 
 
-def _thaw(v):
+def thaw(v):
     t = type(v)
     if t in _PLAIN:  # fast path (typing.Mapping's isinstance check is slow)
         return v
     if t is tuple:  # before the Mapping check: typing.Mapping's isinstance is slow, and tuples are common
-        return [x if type(x) in _PLAIN else _thaw(x) for x in v]
+        return [x if type(x) in _PLAIN else thaw(x) for x in v]
     if t is MappingProxyType or t is dict or isinstance(v, Mapping):
-        return {k: x if type(x) in _PLAIN else _thaw(x) for k, x in v.items()}
+        return {k: x if type(x) in _PLAIN else thaw(x) for k, x in v.items()}
     if isinstance(v, tuple):
-        return [x if type(x) in _PLAIN else _thaw(x) for x in v]
+        return [x if type(x) in _PLAIN else thaw(x) for x in v]
     if isinstance(v, Enum):
         return v.value
     return v
@@ -148,7 +148,7 @@ class Event:
     def make(cls, type_: str, **kw) -> "Event":
         for k, v in kw.items():  # kw is this call's own dict: frozen in place, then only viewed
             if type(v) not in _PLAIN:
-                kw[k] = _freeze(v)
+                kw[k] = freeze(v)
         return cls(type_, MappingProxyType(kw))
 
     def get(self, key, default=None):
@@ -173,7 +173,7 @@ class Event:
                 out[k] = v
         for k, v in data.items():
             if k not in _SKIP:
-                out[k] = v if type(v) in _PLAIN else _thaw(v)
+                out[k] = v if type(v) in _PLAIN else thaw(v)
         v = get("rule")
         if v is not None:
             out["rule"] = v
@@ -251,9 +251,9 @@ class CombatResult:
             "positions": dict(self.positions),
             "events": [e.to_dict() for e in self.events],
             # each gap's Korean `message` is added by the presentation layer (render.word_result)
-            "unresolved": [_thaw(u) for u in self.unresolved],
-            "assumed": [_thaw(a) for a in self.assumed],
-            "pieces": _thaw(self.pieces),
+            "unresolved": [thaw(u) for u in self.unresolved],
+            "assumed": [thaw(a) for a in self.assumed],
+            "pieces": thaw(self.pieces),
             "rulings_consulted": list(self.rulings_consulted),
         }
 
@@ -274,12 +274,12 @@ class TurnResult:
         """The result object of a JSON-shaped dict (its keys, in field order, after `kind`)."""
         if data.get("kind", cls.kind) != cls.kind:
             raise ValueError(f"not a {cls.kind} result: {data.get('kind')}")
-        return cls(**{f.name: _freeze(data[f.name]) for f in fields(cls)})
+        return cls(**{f.name: freeze(data[f.name]) for f in fields(cls)})
 
     def to_json(self) -> dict:
         out: dict[str, Any] = {"kind": self.kind}
         for f in fields(self):
-            out[f.name] = _thaw(getattr(self, f.name))
+            out[f.name] = thaw(getattr(self, f.name))
         return out
 
     def get(self, key: str, default=None):

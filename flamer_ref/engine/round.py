@@ -35,10 +35,10 @@ from ..errors import DataError, Forbidden, Problem
 from . import aliases
 from .model import BlackoutFlip, MoveScenario, Production, RoundScenario, VictoryScenario, frozen_map
 from .result import RoundResult
-from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, _declarations,
+from .scenario import (BATTLE_KEYS, RESPONSE_KEYS, PieceSpec, Scenario, ScenarioSink, Slot, parse_declarations,
                        declarations_bounded,
                        declaration_ref_problems, parse_combat_order,
-                       _unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
+                       unknown_keys, cell_sort_key, check_response_order, normalize_cell, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
 from .types import CELL_LIMIT, SIDE_LIMIT, PieceState, Turn
 
@@ -81,10 +81,10 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
     produced in earlier rounds), which the moves, declarations and productions may name. `board`: the
     board `doc`'s `board` was already read into (a game's round entries share the start's: a 100×100
     board is not built again for each of 500 entries)."""
-    from .turns import _board, _cells_on_board, _sides, parse_actions, parse_homes, parse_move_block, parse_slots
+    from .turns import read_board, cells_on_board, read_sides, parse_homes
 
     sink = ScenarioSink(file)
-    _unknown_keys(sink, doc, ROUND_KEYS, "")
+    unknown_keys(sink, doc, ROUND_KEYS, "")
     as_of = parse_as_of(doc, sink)
     title = doc.get("title")
     if title is not None and not isinstance(title, str):
@@ -95,9 +95,9 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
         for side in (obj if isinstance(obj, dict) else {}):
             if isinstance(side, str) and side not in side_order:
                 side_order.append(side)
-    sides = _sides(doc, sink, side_order, "player")
-    board, assumed = (board, []) if board is not None else _board(doc, sink, corpus)
-    outside = _cells_on_board(doc, sink, board) if board is not None else []
+    sides = read_sides(doc, sink, side_order, "player")
+    board, assumed = (board, []) if board is not None else read_board(doc, sink, corpus)
+    outside = cells_on_board(doc, sink, board) if board is not None else []
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
         sink.add(doc, "first_round", "first_round", "first-round-bool")
@@ -105,7 +105,43 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
     dor = _side_ints(doc, "dor", sink, side_order)
     homes = parse_homes(doc, sink)
 
-    # ----- fields and field actions
+    fields, field_actions = _round_fields(doc, sink, corpus)
+
+    # ----- the move turn
+    ids = {p.id: p for p in pieces}
+    ids.update({pid: None for pid in known_ids if pid not in ids})
+    activate, moves, move_cards = _round_move(doc, sink, corpus, ids)
+
+    # ----- the response and combat turns
+    response: list = []
+    battle: list = []
+    if declarations_bounded(sink, doc):
+        response = parse_declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order)
+        battle = parse_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order)
+    order = parse_combat_order(doc, sink)
+
+    # ----- the production and blackout turns
+    produce = _round_produce(doc, sink, corpus, ids)
+    blackout = _round_blackout(doc, sink)
+    if sink.problems:
+        raise DataError(sink.problems)
+
+    # piece references in declarations (a piece produced later cannot be referred to)
+    problems = declaration_ref_problems(file, list(response) + list(battle), ids)
+    if problems:
+        raise DataError(problems)
+    return RoundScenario(
+        file=file, title=title, as_of=as_of, sides=sides, pieces=tuple(pieces), board=board, assumed=tuple(assumed),
+        outside=tuple(outside), first_round=first_round, vp=frozen_map(vp), dor=frozen_map(dor),
+        homes=None if homes is None else frozen_map(homes), fields=frozen_map(fields),
+        field_actions=frozen_map(field_actions), activate=tuple(activate), moves=tuple(moves),
+        response=tuple(response), battle_cards=tuple(battle), combat_order=order, produce=tuple(produce),
+        blackout=tuple(blackout), notices=tuple(sink.notices), move_cards=tuple(move_cards))
+
+def _round_fields(doc: dict, sink, corpus) -> tuple[dict[str, list], dict[str, list]]:
+    """A round's `field` (five slots a side) and `field_actions` (a side with a field only)."""
+    from .turns import parse_actions, parse_slots
+
     fields: dict[str, list] = {}
     fobj = doc.get("field")
     if fobj is not None:
@@ -132,10 +168,13 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
                     continue
                 field_actions[side] = parse_actions(faobj, side, sink, corpus, f"field_actions.{side}",
                                                     allow_at=True)
+    return fields, field_actions
 
-    # ----- the move turn
-    ids = {p.id: p for p in pieces}
-    ids.update({pid: None for pid in known_ids if pid not in ids})
+
+def _round_move(doc: dict, sink, corpus, ids: dict) -> tuple[list[str], list, list[str]]:
+    """A round's move turn (`move`): the activation cells, the moves, the (이동) special cards."""
+    from .turns import parse_move_block
+
     activate: list[str] = []
     moves: list = []
     move_cards: list[str] = []
@@ -143,7 +182,7 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
     if mobj is not None:
         if not isinstance(mobj, dict):
             sink.add(doc, "move", "move", "move-block-not-mapping")
-        elif _unknown_keys(sink, mobj, MOVE_BLOCK_KEYS, "move"):
+        elif unknown_keys(sink, mobj, MOVE_BLOCK_KEYS, "move"):
             activate, moves = parse_move_block(mobj, sink, ids, "move.")
             raw_cards = mobj.get("cards") or []
             if not isinstance(raw_cards, list):
@@ -159,20 +198,15 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
                              timing=info.get("timing"), type=info["type"])
                     continue
                 move_cards.append(card)
+    return activate, moves, move_cards
 
-    # ----- the response and combat turns
-    response: list = []
-    battle: list = []
-    if declarations_bounded(sink, doc):
-        response = _declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order)
-        battle = _declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order)
-    order = parse_combat_order(doc, sink)
 
-    # ----- the production and blackout turns
+def _round_produce(doc: dict, sink, corpus, ids: dict) -> list:
+    """A round's production turn (`produce`): a piece card, a cell, a new id."""
     produce = []
     new_ids: set[str] = set()
     for i, where, it in sink.mappings(doc, "produce", "produce", "produce-not-list", "produce-not-mapping"):
-        if not _unknown_keys(sink, it, PRODUCE_KEYS, where):
+        if not unknown_keys(sink, it, PRODUCE_KEYS, where):
             continue
         card = resolve_card(corpus, it.get("card"), sink, it, "card", f"{where}.card", pieces_only=True)
         if card is not None and corpus.cards[card]["type"] != "piece":
@@ -190,9 +224,14 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
             new_ids.add(pid)
         if card is not None and cell is not None:
             produce.append(Production(i, card, cell, pid, getattr(it, "line", None)))
+    return produce
+
+
+def _round_blackout(doc: dict, sink) -> list:
+    """A round's blackout turn (`blackout`): the pieces flipped, and to what."""
     blackout = []
     for i, where, it in sink.mappings(doc, "blackout", "blackout", "blackout-not-list", "blackout-not-mapping"):
-        if not _unknown_keys(sink, it, BLACKOUT_KEYS, where):
+        if not unknown_keys(sink, it, BLACKOUT_KEYS, where):
             continue
         pid, to = it.get("piece"), it.get("to")
         if pid is None or isinstance(pid, (dict, list, bool)):
@@ -202,90 +241,15 @@ def parse_round(doc: dict, file: str, corpus, known_ids=(), board=None) -> Round
             sink.add(it, "to" if "to" in it else None, f"{where}.to", "blackout-to", to=to)
             continue
         blackout.append(BlackoutFlip(i, str(pid), to))
-    if sink.problems:
-        raise DataError(sink.problems)
+    return blackout
 
-    # piece references in declarations (a piece produced later cannot be referred to)
-    problems = declaration_ref_problems(file, list(response) + list(battle), ids)
-    if problems:
-        raise DataError(problems)
-    return RoundScenario(
-        file=file, title=title, as_of=as_of, sides=sides, pieces=tuple(pieces), board=board, assumed=tuple(assumed),
-        outside=tuple(outside), first_round=first_round, vp=frozen_map(vp), dor=frozen_map(dor),
-        homes=None if homes is None else frozen_map(homes), fields=frozen_map(fields),
-        field_actions=frozen_map(field_actions), activate=tuple(activate), moves=tuple(moves),
-        response=tuple(response), battle_cards=tuple(battle), combat_order=order, produce=tuple(produce),
-        blackout=tuple(blackout), notices=tuple(sink.notices), move_cards=tuple(move_cards))
 
 
 # -------------------------------------------------------------------- run ----
-class _Round:
-    """The state one turn leaves to the next."""
-
-    def __init__(self, scn: RoundScenario, corpus, as_of: str):
-        from .decisions import rules_at
-        from .fieldplay import FieldPlay
-
-        self.scn, self.corpus, self.as_of = scn, corpus, as_of
-        self.player, self.opponent = scn.sides
-        self.sides = (self.player, self.opponent)
-        self.pieces: dict[str, PieceSpec] = {p.id: p for p in scn.pieces}
-        self.on_board: set[str] = set(self.pieces)
-        self.prisoners: dict[str, list[str]] = {s: [] for s in self.sides}
-        self.fragments: list[str] = []
-        self.removed: list[str] = []
-        self.vp = {s: scn.vp.get(s, 0) for s in self.sides}
-        self.dor: dict[str, int | None] = {s: scn.dor.get(s, 0) for s in self.sides}
-        self.fields = {s: FieldPlay(corpus.cards, list(init), rules_at(corpus, as_of)) for s, init in scn.fields.items()}
-        self._seen = {s: len(f.events) for s, f in self.fields.items()}
-        board = scn.board
-        self.homes = ({s: list(c) for s, c in scn.homes.items()} if scn.homes is not None
-                      else {s: list(c) for s, c in board.homes.items()})
-        self.events: list[dict] = []
-        self.unresolved: list[dict] = []
-        self.assumed: list = list(scn.assumed)
-        self.turns: list[dict] = []
-        self.ended: dict | None = None
-        self.combat_scenario: Scenario | None = None
-        self._order = len(self.pieces)
-        #: per side, piece cards whose kind limit is used up (field.kind-exhausted): each leaves the field
-        #: when its last piece leaves the board (the count of that kind's pieces on the board)
-        self.exhausted: dict[str, list[str]] = {s: [] for s in self.sides}
-        #: a game record's shared budget (engine/budget.py), spent by every combat of its rounds; None for a
-        #: round alone (its one combat has the combat's own budget)
-        self.budget = None
-
-    def begin(self, scn: RoundScenario) -> "_Round":
-        """The next round of a game (engine/game.py) on the state this one left: the board, the
-        fields, prisoners, fragments, VP and 도르 stay; the round's own record starts afresh, and
-        each field counts a new round (the same-round exception of field.uncover)."""
-        self.scn = scn
-        self.player, self.opponent = scn.sides
-        self.sides = (self.player, self.opponent)
-        for s in self.sides:
-            self.prisoners.setdefault(s, [])
-            self.vp.setdefault(s, 0)
-            self.dor.setdefault(s, 0)
-        for f in self.fields.values():
-            f.round += 1
-        self.events, self.unresolved, self.assumed, self.turns = [], [], list(scn.assumed), []
-        self.ended = self.combat_scenario = None
-        return self
-
-    # ------------------------------------------------------------ helpers
-    def board_pieces(self) -> list[PieceSpec]:
-        return [p for pid, p in self.pieces.items() if pid in self.on_board]
-
-    def count(self, cell: str, side: str | None = None) -> int:
-        return sum(1 for p in self.board_pieces() if p.cell == cell and (side is None or p.side == side))
-
-    def gap(self, turn: str, reason: str, **kw) -> dict:
-        item = {"reason": reason, "turn": turn, **kw}
-        self.unresolved.append(item)
-        return item
-
-    def set_state(self, pid: str, to: str) -> None:
-        self.pieces[pid] = replace(self.pieces[pid], state=PieceState(to))
+class _RoundField:
+    """The fields of a round's two sides as the turns change them (`RoundPlay` is made of it): which card a
+    piece comes from, the field a combat reads, the kinds exhausted, the field actions of a turn and the
+    links between the board and the field."""
 
     def link_field(self, side: str, turn: str, out: list[dict]) -> None:
         """New field events of `side` → the board: a retired card's pieces turn settled at once
@@ -322,7 +286,7 @@ class _Round:
         """(slot number, Card) of a top card named `card` on the side's field."""
         f = self.fields[side]
         for i in range(5):
-            top = f._top(i)
+            top = f.top(i)
             if top is not None and top.name == card:
                 return i + 1, top
         return None
@@ -362,7 +326,7 @@ class _Round:
         모두 소진된 상태에서 보드 위 그 종류 기물이 0기가 되면 …'); while pieces remain it stays, and it
         leaves the moment the last one leaves the board."""
         f = self.fields[side]
-        top = f._top(act.slot - 1) if 1 <= act.slot <= 5 else None
+        top = f.top(act.slot - 1) if 1 <= act.slot <= 5 else None
         if top is None or top.type != "piece":
             f.exhausted(act.index, act.slot)  # the field reports the slot error
             return
@@ -394,6 +358,114 @@ class _Round:
                 self.events.append(ev)
                 f.exhausted(-1, slot[0])
                 self.link_field(side, turn, out)
+
+    def field_actions(self, turn: str, result: dict, pick, errors_key: str = "errors",
+                      links_key: str = "links") -> None:
+        """The field actions `pick` selects, played now, in the file's order per side (the turn player's
+        first); their events, errors and board links go into `result` (the result of `turn`). Setting
+        and placing is the turn player's, at any time of their own round (field.set: '세트는 자기 라운드
+        중 언제든지'); the opponent cannot set or place in my round (field.special.response-set: '상대
+        라운드 중에는 세트 불가')."""
+        from .turns import apply_action
+
+        fa = {side: [a for a in acts if pick(a)] for side, acts in self.scn.field_actions.items()}
+        if not any(fa.values()):
+            return
+        per_side = result.setdefault("field_actions", {})
+        links: list[dict] = result.setdefault(links_key, [])
+        errors = result.setdefault(errors_key, [])
+        for side in sorted(fa, key=lambda s: s != self.player):
+            actions = fa[side]
+            if not actions:
+                continue
+            f = self.fields[side]
+            e0, ev0, u0 = len(f.errors), len(f.events), len(f.unresolved)
+            for act in actions:
+                if side != self.player and act.verb == "place":
+                    f.errors.append({"action": act.index, "reason": "not-own-round", "rule": "field.set",
+                                     "card": act.card, "slot": act.slot})
+                    continue
+                if act.verb == "exhausted":
+                    self.kind_exhausted(side, act, turn, links)
+                else:
+                    apply_action(f, act)
+                self.link_field(side, turn, links)
+            errs = [{"side": side, **e} for e in f.errors[e0:]]
+            errors += errs
+            mine = per_side.setdefault(side, {"events": [], "errors": []})
+            mine["events"] += list(f.events[ev0:])
+            mine["errors"] += errs
+            for u in f.unresolved[u0:]:
+                self.gap(turn, u["reason"], side=side, **{k: v for k, v in u.items() if k != "reason"})
+
+
+class RoundPlay(_RoundField):
+    """The state one turn leaves to the next."""
+
+    def __init__(self, scn: RoundScenario, corpus, as_of: str):
+        from .decisions import rules_at
+        from .fieldplay import FieldPlay
+
+        self.scn, self.corpus, self.as_of = scn, corpus, as_of
+        self.player, self.opponent = scn.sides
+        self.sides = (self.player, self.opponent)
+        self.pieces: dict[str, PieceSpec] = {p.id: p for p in scn.pieces}
+        self.on_board: set[str] = set(self.pieces)
+        self.prisoners: dict[str, list[str]] = {s: [] for s in self.sides}
+        self.fragments: list[str] = []
+        self.removed: list[str] = []
+        self.vp = {s: scn.vp.get(s, 0) for s in self.sides}
+        self.dor: dict[str, int | None] = {s: scn.dor.get(s, 0) for s in self.sides}
+        self.fields = {s: FieldPlay(corpus.cards, list(init), rules_at(corpus, as_of)) for s, init in scn.fields.items()}
+        self._seen = {s: len(f.events) for s, f in self.fields.items()}
+        board = scn.board
+        self.homes = ({s: list(c) for s, c in scn.homes.items()} if scn.homes is not None
+                      else {s: list(c) for s, c in board.homes.items()})
+        self.events: list[dict] = []
+        self.unresolved: list[dict] = []
+        self.assumed: list = list(scn.assumed)
+        self.turns: list[dict] = []
+        self.ended: dict | None = None
+        self.combat_scenario: Scenario | None = None
+        self._order = len(self.pieces)
+        #: per side, piece cards whose kind limit is used up (field.kind-exhausted): each leaves the field
+        #: when its last piece leaves the board (the count of that kind's pieces on the board)
+        self.exhausted: dict[str, list[str]] = {s: [] for s in self.sides}
+        #: a game record's shared budget (engine/budget.py), spent by every combat of its rounds; None for a
+        #: round alone (its one combat has the combat's own budget)
+        self.budget = None
+
+    def begin(self, scn: RoundScenario) -> "RoundPlay":
+        """The next round of a game (engine/game.py) on the state this one left: the board, the
+        fields, prisoners, fragments, VP and 도르 stay; the round's own record starts afresh, and
+        each field counts a new round (the same-round exception of field.uncover)."""
+        self.scn = scn
+        self.player, self.opponent = scn.sides
+        self.sides = (self.player, self.opponent)
+        for s in self.sides:
+            self.prisoners.setdefault(s, [])
+            self.vp.setdefault(s, 0)
+            self.dor.setdefault(s, 0)
+        for f in self.fields.values():
+            f.round += 1
+        self.events, self.unresolved, self.assumed, self.turns = [], [], list(scn.assumed), []
+        self.ended = self.combat_scenario = None
+        return self
+
+    # ------------------------------------------------------------ helpers
+    def board_pieces(self) -> list[PieceSpec]:
+        return [p for pid, p in self.pieces.items() if pid in self.on_board]
+
+    def count(self, cell: str, side: str | None = None) -> int:
+        return sum(1 for p in self.board_pieces() if p.cell == cell and (side is None or p.side == side))
+
+    def gap(self, turn: str, reason: str, **kw) -> dict:
+        item = {"reason": reason, "turn": turn, **kw}
+        self.unresolved.append(item)
+        return item
+
+    def set_state(self, pid: str, to: str) -> None:
+        self.pieces[pid] = replace(self.pieces[pid], state=PieceState(to))
 
     def start(self, turn: str) -> None:
         self.events.append({"type": "turn", "turn": turn, "rule": "round.turns"})
@@ -452,45 +524,6 @@ class _Round:
             self.assumed.append({"choice": "field-actions-after-supply", "rule": "field.set"})
         self.field_actions("supply", result, lambda a: a.at in (None, "victory", "supply"))
 
-    def field_actions(self, turn: str, result: dict, pick, errors_key: str = "errors",
-                      links_key: str = "links") -> None:
-        """The field actions `pick` selects, played now, in the file's order per side (the turn player's
-        first); their events, errors and board links go into `result` (the result of `turn`). Setting
-        and placing is the turn player's, at any time of their own round (field.set: '세트는 자기 라운드
-        중 언제든지'); the opponent cannot set or place in my round (field.special.response-set: '상대
-        라운드 중에는 세트 불가')."""
-        from .turns import apply_action
-
-        fa = {side: [a for a in acts if pick(a)] for side, acts in self.scn.field_actions.items()}
-        if not any(fa.values()):
-            return
-        per_side = result.setdefault("field_actions", {})
-        links: list[dict] = result.setdefault(links_key, [])
-        errors = result.setdefault(errors_key, [])
-        for side in sorted(fa, key=lambda s: s != self.player):
-            actions = fa[side]
-            if not actions:
-                continue
-            f = self.fields[side]
-            e0, ev0, u0 = len(f.errors), len(f.events), len(f.unresolved)
-            for act in actions:
-                if side != self.player and act.verb == "place":
-                    f.errors.append({"action": act.index, "reason": "not-own-round", "rule": "field.set",
-                                     "card": act.card, "slot": act.slot})
-                    continue
-                if act.verb == "exhausted":
-                    self.kind_exhausted(side, act, turn, links)
-                else:
-                    apply_action(f, act)
-                self.link_field(side, turn, links)
-            errs = [{"side": side, **e} for e in f.errors[e0:]]
-            errors += errs
-            mine = per_side.setdefault(side, {"events": [], "errors": []})
-            mine["events"] += list(f.events[ev0:])
-            mine["errors"] += errs
-            for u in f.unresolved[u0:]:
-                self.gap(turn, u["reason"], side=side, **{k: v for k, v in u.items() if k != "reason"})
-
     def move(self) -> list[str]:
         from .turns import run_move
 
@@ -530,8 +563,6 @@ class _Round:
         return list(res["encounters"])
 
     def combat(self, encounters: list[str]) -> None:
-        from .combat import simulate
-
         scn = self.scn
         if not encounters:
             for key, turn in (("response", "response"), ("battle_cards", "combat")):
@@ -540,6 +571,36 @@ class _Round:
                                         "rule": "response.needs-encounter" if turn == "response" else "combat.occurs"})
             return
         response, battle = list(scn.response), list(scn.battle_cards)
+        res, errors = self._fight(response, battle)
+        self._board_after_combat(res)
+        declared = [e for e in res["events"] if e.get("phase") == "response"]
+        if response or errors["response"]:
+            self.start("response")
+            self.turns.append({"turn": "response", "result": {
+                "opened_by": self.opponent, "declarations": [e for e in declared if e["type"] == "declare"],
+                "events": declared, "errors": errors["response"], "unresolved": []}})
+        else:
+            # 대응턴 page: "조우가 없거나 상대가 발동을 원치 않으면 이 턴은 건너뜁니다" — with an encounter but
+            # no declaration the turn is skipped, not run (the page's numbering stays: 5. 전투턴)
+            self.events.append({"type": "skipped", "turn": "response", "why": "no-declaration",
+                                "rule": "response.opener"})
+        self.start("combat")
+        res["errors"] = errors["combat"]
+        self.turns.append({"turn": "combat", "result": res})
+        for u in res["unresolved"]:
+            self.unresolved.append({**u, "turn": "combat"})
+        links = self._field_after_combat(res)
+        self.check_exhausted("combat", links)
+        if links:
+            res["links"] = links
+        self.field_actions("combat", res, lambda a: a.at == "combat", "field_errors", "field_links")
+
+    def _fight(self, response: list, battle: list) -> tuple[dict, dict[str, list[dict]]]:
+        """The response turn and the combat turn on the board now; a declaration the rules refuse is taken
+        out and reported (its turn's `errors`), and the rest is fought again — the result JSON and those."""
+        from .combat import simulate
+
+        scn = self.scn
         errors: dict[str, list[dict]] = {"response": [], "combat": []}
         for _ in range(len(response) + len(battle) + 1):
             pieces = tuple(sorted(self.board_pieces(), key=lambda p: p.order))
@@ -573,7 +634,10 @@ class _Round:
                                      "rule": exc.rule, "ruling": exc.ruling, "forbidden": dict(exc.detail)})
         else:  # pragma: no cover - every pass removes one item, so the loop ends by break
             raise DataError([Problem(scn.file, None, "response", code="response-unsettled")])
-        # the board after the combat turn; pieces a build effect placed join the round's pieces
+        return res, errors
+
+    def _board_after_combat(self, res: dict) -> None:
+        """The board after the combat turn; pieces a build effect placed join the round's pieces."""
         positions = res["positions"]
         for ev in res["events"]:
             if ev["type"] == "build" and ev["piece"] not in self.pieces:
@@ -596,22 +660,9 @@ class _Round:
             self.prisoners.setdefault(side, []).extend(ids)
         self.fragments += res["fragments"]
         self.removed += res["removed"]
-        declared = [e for e in res["events"] if e.get("phase") == "response"]
-        if response or errors["response"]:
-            self.start("response")
-            self.turns.append({"turn": "response", "result": {
-                "opened_by": self.opponent, "declarations": [e for e in declared if e["type"] == "declare"],
-                "events": declared, "errors": errors["response"], "unresolved": []}})
-        else:
-            # 대응턴 page: "조우가 없거나 상대가 발동을 원치 않으면 이 턴은 건너뜁니다" — with an encounter but
-            # no declaration the turn is skipped, not run (the page's numbering stays: 5. 전투턴)
-            self.events.append({"type": "skipped", "turn": "response", "why": "no-declaration",
-                                "rule": "response.opener"})
-        self.start("combat")
-        res["errors"] = errors["combat"]
-        self.turns.append({"turn": "combat", "result": res})
-        for u in res["unresolved"]:
-            self.unresolved.append({**u, "turn": "combat"})
+
+    def _field_after_combat(self, res: dict) -> list[dict]:
+        """The field changes the combat made, as links."""
         # the field changes the combat made, in order, on each side's field: a (대응) card trashed in step 2
         # frees its slot and the card it covered comes back (field.uncover); a card whose exhausted kind lost
         # its last piece leaves (field.kind-exhausted). The combat already turned the pieces and applied the
@@ -622,7 +673,7 @@ class _Round:
                 continue
             side, f = ev["side"], self.fields[ev["side"]]
             if ev.get("effect") in ("trash", "removed"):
-                top = f._top(ev["slot"] - 1)
+                top = f.top(ev["slot"] - 1)
                 if top is not None and top.name == ev.get("card"):
                     if ev["effect"] == "trash":
                         f.trash(-1, ev["slot"])
@@ -642,10 +693,7 @@ class _Round:
                         link.update({"pieces": list(ev["pieces"]) if not link["same_round"] else link["pieces"],
                                      "cell": ev.get("cell"), "step": ev.get("step"), "at_once": True})
                         break
-        self.check_exhausted("combat", links)
-        if links:
-            res["links"] = links
-        self.field_actions("combat", res, lambda a: a.at == "combat", "field_errors", "field_links")
+        return links
 
     def production(self) -> None:
         self.start("production")
@@ -654,7 +702,6 @@ class _Round:
         pre: dict = {}
         ran = any(t["turn"] == "combat" for t in self.turns)
         self.field_actions("production", pre, lambda a: a.at == "production" or (a.at == "combat" and not ran))
-        board = self.scn.board
         placed, errors, events = [], [], []
         f = self.fields.get(self.player)
         items = self.scn.produce
@@ -665,83 +712,7 @@ class _Round:
                          rule="production.requires-active")
         counters: dict[str, int] = {}
         for it in items:
-            card, cell, idx = it.card, it.cell, it.index
-
-            def refuse(reason, **detail):
-                errors.append({"produce": idx, "card": card, "cell": cell, "reason": reason,
-                               "rule": PRODUCTION_RULE[reason], **detail})
-
-            slot = None
-            if f is not None:
-                slot = self.card_slot(self.player, card)
-                if slot is None:
-                    under = any(c.name == card for s in f.slots for c in s[:-1])
-                    refuse("card-retired" if under else "card-not-on-field")
-                    continue
-            if not board.on_board(cell):
-                refuse("off-board", sea=cell in board.sea)
-                continue
-            if self.count(cell) >= CELL_LIMIT:
-                refuse("cell-full")
-                continue
-            if self.count(cell, self.player) >= SIDE_LIMIT:
-                refuse("destination-full")
-                continue
-            cost = self.corpus.cards[card].get("cost")
-            have = self.dor[self.player]
-            if cost is not None and have is not None and have < cost:
-                refuse("not-enough-dor", cost=cost, dor=have, interpretation="interp.production.cost-from-dor")
-                continue
-            activated = False
-            if slot is not None and not slot[1].face_up:
-                e0 = len(f.errors)
-                before = self._field_state(f)
-                f.activate(-1, slot[0])
-                if len(f.errors) > e0:
-                    f.errors.pop()
-                    refuse("grade-requirement", slot=slot[0])
-                    continue
-                activated = True
-                entry = next((e for e in reversed(f.events) if e["type"] == "entry" and e["card"] == card), None)
-                after = self._field_state(f)
-                changed = [{"card": k, "lv_before": before[0].get(k), "lv_after": v,
-                            "pieces": self.on_board_of(self.player, k)}
-                           for k, v in after[0].items() if before[0].get(k) != v and k != card]
-                bonds = [{"card": a, "with": b} for a, b in after[1].items() if before[1].get(a) != b]
-                events.append({"type": "activate", "produce": idx, "card": card, "slot": slot[0],
-                               "entry_effect": bool(entry and entry.get("has_entry_effect")),
-                               "changed": changed, "bonds": bonds,
-                               "rule": "production.requires-active"})
-                self._seen[self.player] = len(f.events)
-            if cost is None:
-                self.gap("production", "production-cost-unknown", card=card, produce=idx,
-                         rule="production.requires-active", interpretation="interp.production.cost-from-dor")
-            elif have is None:
-                self.gap("production", "dor-unknown", card=card, cost=cost, produce=idx, rule="supply.income")
-            else:
-                self.dor[self.player] = have - cost
-                events.append({"type": "pay", "produce": idx, "card": card, "cost": cost, "before": have,
-                               "after": have - cost, "rule": "production.requires-active",
-                               "interpretation": "interp.production.cost-from-dor"})
-            pid = it.id
-            if pid is None:
-                base = f"{self.player}-{card}"
-                while True:
-                    counters[base] = counters.get(base, 0) + 1
-                    pid = f"{base}-{counters[base]}"
-                    if pid not in self.pieces:
-                        break
-            c = self.corpus.cards[card]
-            self.pieces[pid] = PieceSpec(id=pid, side=self.player, cell=cell, card=card, name=None, lv=c.get("lv"),
-                                         hp=c.get("hp"), atk=c.get("atk"), cost=c.get("cost"),
-                                         state=PieceState.MOBILE, structure=bool(c.get("structure")),
-                                         order=self._order, line=it.line)
-            self._order += 1
-            self.on_board.add(pid)
-            placed.append({"produce": idx, "piece": pid, "card": card, "cell": cell, "state": "mobile",
-                           "cost": cost, "activated": activated})
-            events.append({"type": "place", "produce": idx, "piece": pid, "card": card, "cell": cell,
-                           "state": "mobile", "rule": "production.placement"})
+            self._produce(it, f, counters, placed, errors, events)
         if placed:  # the pages do not say where a produced piece goes: a gap for the pieces actually placed
             self.unresolved.insert(at, {"reason": "production-cell-unknown", "turn": "production",
                                         "cells": sorted({x["cell"] for x in placed}, key=cell_sort_key),
@@ -750,6 +721,87 @@ class _Round:
             "placed": placed, "errors": pre.get("errors", []) + errors, "events": events, "dor": dict(self.dor),
             "unresolved": [u for u in self.unresolved if u["turn"] == "production"],
             **({"field_actions": pre["field_actions"], "links": pre["links"]} if pre else {})}})
+
+    def _produce(self, it, f, counters: dict[str, int], placed: list, errors: list, events: list) -> None:
+        """One production item: refused (its reason), or its card activated if set face down, paid and placed."""
+        board = self.scn.board
+        card, cell, idx = it.card, it.cell, it.index
+
+        def refuse(reason, **detail):
+            errors.append({"produce": idx, "card": card, "cell": cell, "reason": reason,
+                           "rule": PRODUCTION_RULE[reason], **detail})
+
+        slot = None
+        if f is not None:
+            slot = self.card_slot(self.player, card)
+            if slot is None:
+                under = any(c.name == card for s in f.slots for c in s[:-1])
+                refuse("card-retired" if under else "card-not-on-field")
+                return
+        if not board.on_board(cell):
+            refuse("off-board", sea=cell in board.sea)
+            return
+        if self.count(cell) >= CELL_LIMIT:
+            refuse("cell-full")
+            return
+        if self.count(cell, self.player) >= SIDE_LIMIT:
+            refuse("destination-full")
+            return
+        cost = self.corpus.cards[card].get("cost")
+        have = self.dor[self.player]
+        if cost is not None and have is not None and have < cost:
+            refuse("not-enough-dor", cost=cost, dor=have, interpretation="interp.production.cost-from-dor")
+            return
+        activated = False
+        if slot is not None and not slot[1].face_up:
+            e0 = len(f.errors)
+            before = self._field_state(f)
+            f.activate(-1, slot[0])
+            if len(f.errors) > e0:
+                f.errors.pop()
+                refuse("grade-requirement", slot=slot[0])
+                return
+            activated = True
+            entry = next((e for e in reversed(f.events) if e["type"] == "entry" and e["card"] == card), None)
+            after = self._field_state(f)
+            changed = [{"card": k, "lv_before": before[0].get(k), "lv_after": v,
+                        "pieces": self.on_board_of(self.player, k)}
+                       for k, v in after[0].items() if before[0].get(k) != v and k != card]
+            bonds = [{"card": a, "with": b} for a, b in after[1].items() if before[1].get(a) != b]
+            events.append({"type": "activate", "produce": idx, "card": card, "slot": slot[0],
+                           "entry_effect": bool(entry and entry.get("has_entry_effect")),
+                           "changed": changed, "bonds": bonds,
+                           "rule": "production.requires-active"})
+            self._seen[self.player] = len(f.events)
+        if cost is None:
+            self.gap("production", "production-cost-unknown", card=card, produce=idx,
+                     rule="production.requires-active", interpretation="interp.production.cost-from-dor")
+        elif have is None:
+            self.gap("production", "dor-unknown", card=card, cost=cost, produce=idx, rule="supply.income")
+        else:
+            self.dor[self.player] = have - cost
+            events.append({"type": "pay", "produce": idx, "card": card, "cost": cost, "before": have,
+                           "after": have - cost, "rule": "production.requires-active",
+                           "interpretation": "interp.production.cost-from-dor"})
+        pid = it.id
+        if pid is None:
+            base = f"{self.player}-{card}"
+            while True:
+                counters[base] = counters.get(base, 0) + 1
+                pid = f"{base}-{counters[base]}"
+                if pid not in self.pieces:
+                    break
+        c = self.corpus.cards[card]
+        self.pieces[pid] = PieceSpec(id=pid, side=self.player, cell=cell, card=card, name=None, lv=c.get("lv"),
+                                     hp=c.get("hp"), atk=c.get("atk"), cost=c.get("cost"),
+                                     state=PieceState.MOBILE, structure=bool(c.get("structure")),
+                                     order=self._order, line=it.line)
+        self._order += 1
+        self.on_board.add(pid)
+        placed.append({"produce": idx, "piece": pid, "card": card, "cell": cell, "state": "mobile",
+                       "cost": cost, "activated": activated})
+        events.append({"type": "place", "produce": idx, "piece": pid, "card": card, "cell": cell,
+                       "state": "mobile", "rule": "production.placement"})
 
     def blackout(self) -> None:
         self.start("blackout")
@@ -827,12 +879,12 @@ class _Round:
         return out
 
 
-def _play(scn: RoundScenario, corpus, as_of: str) -> _Round:
-    return play_turns(_Round(scn, corpus, as_of))
+def _play(scn: RoundScenario, corpus, as_of: str) -> RoundPlay:
+    return play_turns(RoundPlay(scn, corpus, as_of))
 
 
-def play_turns(r: _Round) -> _Round:
-    """The seven turns of the round `r` is set up for (a new _Round, or _Round.begin for a game's
+def play_turns(r: RoundPlay) -> RoundPlay:
+    """The seven turns of the round `r` is set up for (a new RoundPlay, or RoundPlay.begin for a game's
     next round)."""
     r.victory()
     if r.ended is None:
@@ -857,7 +909,7 @@ def run_round(scn: RoundScenario, corpus, as_of: str | None = None) -> RoundResu
     return RoundResult.from_json(out)
 
 
-def round_json(r: _Round, scn: RoundScenario, as_of: str, vp_before: dict, dor_before: dict) -> dict:
+def round_json(r: RoundPlay, scn: RoundScenario, as_of: str, vp_before: dict, dor_before: dict) -> dict:
     """The result JSON of the round `r` has played (kind round's shape; a game's rounds too)."""
     if scn.outside:
         r.unresolved.insert(0, {"reason": "outside-example-board", "turn": None, "cells": list(scn.outside),

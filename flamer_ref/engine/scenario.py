@@ -23,7 +23,8 @@ from typing import Any, ClassVar, Mapping
 from ..errors import Ambiguous, BadInput, DataError, NotFound, Problem
 from ..errors import line_of as _line
 from . import aliases
-from .effects import Destroy, Primitive, _Sink, parse_destroy, parse_effect_list
+from .effects import Destroy, ProblemSink, parse_destroy, parse_effect_list
+from .pieces import Declaration, PieceSpec, Slot, cell_sort_key  # noqa: F401 - re-exported
 from .types import (CELL_LIMIT, MAX_DECLARATIONS, MAX_EFFECT_ITEMS, MAX_SCENARIO_CELLS, SIDE_LIMIT, STAT_MIN, Kind,
                     PieceState, stat_in_range)
 
@@ -58,62 +59,6 @@ class ScenarioBase:
 
     def get(self, key: str, default=None):
         return getattr(self, key, default)
-
-
-@dataclass(frozen=True)
-class PieceSpec:
-    id: str
-    side: str
-    cell: str
-    card: str | None
-    name: str | None
-    lv: int | None
-    hp: int | None
-    atk: int | None
-    cost: int | None
-    state: PieceState
-    structure: bool
-    order: int  # position in the file (0-based, over the whole file)
-    line: int | None
-    given: frozenset[str] = frozenset()
-
-    @property
-    def label(self) -> str:
-        return self.card or self.name or self.id
-
-
-@dataclass(frozen=True)
-class Slot:
-    card: str
-    face_up: bool
-    type: str  # piece | special
-    #: the card this one covers (엎어 세트, field.stack): it comes back when this one leaves the field
-    #: (trashed in step 2, or its kind exhausted) — field.uncover. None: nothing underneath.
-    under: "Slot | None" = None
-    #: for a covered piece card: it was retired in this same round (its pieces stay settled when it
-    #: comes back, field.uncover / same-round-uncover-stays-settled)
-    same_round: bool = False
-
-
-@dataclass(frozen=True)
-class Declaration:
-    """A response-turn item (대응턴) or a step-1 (전투) special card."""
-
-    index: int
-    side: str
-    card: str | None
-    ability: str | None
-    piece: str | None  # the declaring piece for a piece's SP
-    target: str | None
-    cell: str | None
-    cost: tuple[Destroy, ...]
-    effect: tuple[Primitive, ...] | None  # inline effect
-    line: int | None
-    where: str
-    lines: Mapping[str, int | None] = field(default_factory=dict)
-
-    def line_of(self, key: str) -> int | None:
-        return self.lines.get(key) or self.line
 
 
 @dataclass(frozen=True)
@@ -170,14 +115,6 @@ def normalize_cell(v) -> str | None:
     return None
 
 
-def cell_sort_key(cell: str):
-    parts = cell.split(",")
-    try:
-        return (0, tuple(int(p) for p in parts), cell)
-    except ValueError:
-        return (1, (), cell)
-
-
 def card_names(corpus) -> dict[str, str]:
     """name or alias → card name."""
     out = {}
@@ -202,7 +139,7 @@ def suggest_cards(corpus, word: str, n: int = 3) -> list[str]:
     return out[:n]
 
 
-class ScenarioSink(_Sink):
+class ScenarioSink(ProblemSink):
     """A problem sink that also collects the card-name corrections to tell the user about."""
 
     def __init__(self, file: str):
@@ -210,7 +147,7 @@ class ScenarioSink(_Sink):
         self.notices: list[dict] = []
 
 
-def resolve_card(corpus, name, sink: _Sink, obj, key: str, where: str, pieces_only: bool = False,
+def resolve_card(corpus, name, sink: ProblemSink, obj, key: str, where: str, pieces_only: bool = False,
                  label: str | None = None, slot: int | None = None) -> str | None:
     """A card name as written → the card's name, corrected as `flamer card` corrects it.
 
@@ -261,7 +198,7 @@ def _near_key(written: str, spellings: list[str]) -> list[str]:
     return [by_jamo[near[0]]] if near else []
 
 
-def _unknown_keys(sink: _Sink, obj: dict, allowed, where: str) -> bool:
+def unknown_keys(sink: ProblemSink, obj: dict, allowed, where: str) -> bool:
     """Report every key of obj that is not allowed, as written, with Korean aliases in the fix."""
     ok = True
     ctx = getattr(obj, "alias_ctx", None)
@@ -327,7 +264,7 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
     kind = check_kind(doc, file)
     if kind != "combat":
         raise DataError([Problem(file, _line(doc, "kind"), "kind", code="kind-not-combat", params={"kind": kind})])
-    _unknown_keys(sink, doc, COMBAT_KEYS, "")
+    unknown_keys(sink, doc, COMBAT_KEYS, "")
     lines: dict[str, int | None] = {k: _line(doc, k) for k in doc}
 
     title = doc.get("title")
@@ -346,76 +283,16 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
         for side in field_obj:
             if isinstance(side, str) and side not in side_order:
                 side_order.append(side)
-    attacker = doc.get("attacker")
-    defender = ""
-    if attacker is None:
-        sink.add(doc, None, "attacker", "attacker-missing")
-        attacker = ""
-    elif not isinstance(attacker, str) or (side_order and attacker not in side_order):
-        sink.add(doc, "attacker", "attacker", "attacker-not-side", attacker=attacker, sides=list(side_order))
-        attacker = ""
-    if len(side_order) > 2:
-        sink.add(doc, "cells", "cells", "too-many-sides", sides=list(side_order))
-    elif attacker:
-        others = [s for s in side_order if s != attacker]
-        if not others:
-            sink.add(doc, "cells", "cells", "one-side", attacker=attacker)
-        else:
-            defender = others[0]
+    attacker, defender = _combat_sides(doc, sink, side_order)
 
     # ----- field
-    fld: dict[str, tuple[Slot | None, ...]] | None = None
-    if field_obj is not None:
-        if not isinstance(field_obj, dict):
-            sink.add(doc, "field", "field", "field-not-mapping")
-        else:
-            fld = {}
-            for side, slots in field_obj.items():
-                fwhere = f"field.{side}"
-                if not side_code_ok(sink, field_obj, side, fwhere):
-                    continue
-                if not isinstance(slots, list) or len(slots) != 5:
-                    sink.add(field_obj, side, fwhere, "field-not-five")
-                    continue
-                row: list[Slot | None] = []
-
-                def one(s, holder, hkey, swhere, j, under):
-                    face_up = True
-                    name = s
-                    if isinstance(s, dict):
-                        if set(s) != {"set"}:
-                            sink.add(s, None, swhere, "slot-value")
-                            return None
-                        face_up, name = False, s["set"]
-                    elif isinstance(s, list):
-                        sink.add(holder, hkey, swhere, "slot-value")
-                        return None
-                    card = resolve_card(corpus, name, sink, holder if not isinstance(s, dict) else s,
-                                        hkey if not isinstance(s, dict) else "set", swhere,
-                                        label=f"{aliases.shown_key(doc, 'field')} {side}", slot=j + 1)
-                    return Slot(card, face_up, corpus.cards[card]["type"], under=under) if card else None
-
-                for j, s in enumerate(slots):
-                    swhere = f"{fwhere}[{j}]"
-                    if s is None:
-                        row.append(None)
-                        continue
-                    if isinstance(s, list):  # a stack, top first (엎어 세트): the covered cards come back in turn
-                        slot = None
-                        for k in range(len(s) - 1, -1, -1):
-                            slot = one(s[k], field_obj, side, f"{swhere}[{k}]", j, slot)
-                        if not s:
-                            sink.add(slots, j, swhere, "slot-value")
-                        row.append(slot)
-                        continue
-                    row.append(one(s, field_obj, side, swhere, j, None))
-                fld[side] = tuple(row)
+    fld = _combat_field(doc, sink, corpus, field_obj)
 
     # ----- response and battle cards
     response = battle = ()
     if declarations_bounded(sink, doc):
-        response = tuple(_declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order))
-        battle = tuple(_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order))
+        response = tuple(parse_declarations(corpus, sink, doc, "response", RESPONSE_KEYS, side_order))
+        battle = tuple(parse_declarations(corpus, sink, doc, "battle_cards", BATTLE_KEYS, side_order))
 
     # ----- combat order
     order = parse_combat_order(doc, sink)
@@ -435,8 +312,84 @@ def _parse(doc: Any, file: str, corpus) -> Scenario:
                     board=board,
                     board_assumed=board_assumed)
 
+def _combat_sides(doc: dict, sink, side_order: list) -> tuple[str, str]:
+    """(attacker, defender): the attacker named, the defender the other side of the file ("" when wrong)."""
+    attacker = doc.get("attacker")
+    defender = ""
+    if attacker is None:
+        sink.add(doc, None, "attacker", "attacker-missing")
+        attacker = ""
+    elif not isinstance(attacker, str) or (side_order and attacker not in side_order):
+        sink.add(doc, "attacker", "attacker", "attacker-not-side", attacker=attacker, sides=list(side_order))
+        attacker = ""
+    if len(side_order) > 2:
+        sink.add(doc, "cells", "cells", "too-many-sides", sides=list(side_order))
+    elif attacker:
+        others = [s for s in side_order if s != attacker]
+        if not others:
+            sink.add(doc, "cells", "cells", "one-side", attacker=attacker)
+        else:
+            defender = others[0]
+    return attacker, defender
 
-def _coordinate_cells(doc: dict, sink: _Sink) -> None:
+
+def _combat_field(doc: dict, sink, corpus, field_obj) -> dict[str, tuple[Slot | None, ...]] | None:
+    """A combat's `field`: per side five slots, a card face up, set face down ({set: card}) or a stack."""
+    fld: dict[str, tuple[Slot | None, ...]] | None = None
+    if field_obj is not None:
+        if not isinstance(field_obj, dict):
+            sink.add(doc, "field", "field", "field-not-mapping")
+        else:
+            fld = {}
+            for side, slots in field_obj.items():
+                fwhere = f"field.{side}"
+                if not side_code_ok(sink, field_obj, side, fwhere):
+                    continue
+                if not isinstance(slots, list) or len(slots) != 5:
+                    sink.add(field_obj, side, fwhere, "field-not-five")
+                    continue
+                fld[side] = _field_row(doc, sink, corpus, field_obj, side, slots, fwhere)
+    return fld
+
+
+def _field_row(doc: dict, sink, corpus, field_obj: dict, side: str, slots: list, fwhere: str) -> tuple:
+    """One side's five slots, each None, a Slot, or the top Slot of a stack (its `under` the covered cards)."""
+    row: list[Slot | None] = []
+
+    def one(s, holder, hkey, swhere, j, under):
+        face_up = True
+        name = s
+        if isinstance(s, dict):
+            if set(s) != {"set"}:
+                sink.add(s, None, swhere, "slot-value")
+                return None
+            face_up, name = False, s["set"]
+        elif isinstance(s, list):
+            sink.add(holder, hkey, swhere, "slot-value")
+            return None
+        card = resolve_card(corpus, name, sink, holder if not isinstance(s, dict) else s,
+                            hkey if not isinstance(s, dict) else "set", swhere,
+                            label=f"{aliases.shown_key(doc, 'field')} {side}", slot=j + 1)
+        return Slot(card, face_up, corpus.cards[card]["type"], under=under) if card else None
+
+    for j, s in enumerate(slots):
+        swhere = f"{fwhere}[{j}]"
+        if s is None:
+            row.append(None)
+            continue
+        if isinstance(s, list):  # a stack, top first (엎어 세트): the covered cards come back in turn
+            slot = None
+            for k in range(len(s) - 1, -1, -1):
+                slot = one(s[k], field_obj, side, f"{swhere}[{k}]", j, slot)
+            if not s:
+                sink.add(slots, j, swhere, "slot-value")
+            row.append(slot)
+            continue
+        row.append(one(s, field_obj, side, swhere, j, None))
+    return tuple(row)
+
+
+def _coordinate_cells(doc: dict, sink: ProblemSink) -> None:
     """Without a `board` a combat's cells are the coordinates of the default board ("2,4"): a key
     that names no coordinates ("2,x") is refused (cell-not-coordinates), not taken as a cell of its
     own. A scenario with a `board` names its cells as that board does (X, Y …)."""
@@ -455,7 +408,7 @@ def _combat_board(doc: dict, file: str, pieces, corpus):
     `board`, else — when a piece with such an SP stands in a cell that is no encounter — the example
     board (rules/boards/example.yaml, not the official map; the result says so in `assumed`)."""
     from .board import BoardError, board_from_spec, example_board_of
-    from .types import REMOTE_SP
+    from .cards import REMOTE_SP
 
     spec = doc.get("board")
     assumed = False
@@ -496,7 +449,7 @@ def check_response_order(response, attacker: str, defender: str, file: str, corp
                             if "response.declare.order" in corpus.clauses else None)
 
 
-def side_code_ok(sink: _Sink, obj: dict, side, where: str) -> bool:
+def side_code_ok(sink: ProblemSink, obj: dict, side, where: str) -> bool:
     """A side code used as a key (field, homes, vp) must be text, like the codes in cells."""
     if isinstance(side, str) and side.strip():
         return True
@@ -543,7 +496,7 @@ def declaration_ref_problems(file: str, declarations, ids: set[str]) -> list[Pro
     return problems
 
 
-def parse_as_of(doc: dict, sink: _Sink) -> str | None:
+def parse_as_of(doc: dict, sink: ProblemSink) -> str | None:
     """The scenario's `as_of` (YYYY-MM-DD), or None; a bad date goes to `sink`."""
     as_of = doc.get("as_of")
     if as_of is None:
@@ -558,7 +511,7 @@ def parse_as_of(doc: dict, sink: _Sink) -> str | None:
     return as_of
 
 
-def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSpec], list[str]]:
+def parse_cells(doc: dict, sink: ProblemSink, corpus) -> tuple[list[str], list[PieceSpec], list[str]]:
     """The `cells` map of any scenario kind → (cells, pieces, sides in order of appearance).
     Problems go to `sink`: per-side (3) and per-cell (6) limits, piece keys, unknown cards."""
     cells_obj = doc.get("cells")
@@ -637,11 +590,11 @@ def parse_cells(doc: dict, sink: _Sink, corpus) -> tuple[list[str], list[PieceSp
     return cells, pieces, side_order
 
 
-def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int) -> PieceSpec | None:
+def _piece(corpus, sink: ProblemSink, p, where: str, side: str, cell: str, order: int) -> PieceSpec | None:
     if not isinstance(p, dict):
         sink.add(None, None, where, "piece-not-mapping")
         return None
-    if not _unknown_keys(sink, p, PIECE_KEYS, where):
+    if not unknown_keys(sink, p, PIECE_KEYS, where):
         return None
     pid = p.get("id")
     if pid is not None and (not isinstance(pid, (str, int)) or isinstance(pid, bool) or str(pid) == ""):
@@ -699,7 +652,7 @@ def _piece(corpus, sink: _Sink, p, where: str, side: str, cell: str, order: int)
                      order=order, line=_line(p), given=given)
 
 
-def declarations_bounded(sink: _Sink, doc) -> bool:
+def declarations_bounded(sink: ProblemSink, doc) -> bool:
     """Are the declarations within MAX_DECLARATIONS (response and battle_cards together) and their
     inline effects within MAX_EFFECT_ITEMS items? If not, one problem each, and the caller reads
     none of them (each is checked and resolved one by one: bounded work)."""
@@ -725,7 +678,7 @@ def declarations_bounded(sink: _Sink, doc) -> bool:
     return ok
 
 
-def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[Declaration]:
+def parse_declarations(corpus, sink: ProblemSink, doc, key: str, allowed, sides) -> list[Declaration]:
     items = doc.get(key)
     if items is None:
         return []
@@ -738,7 +691,7 @@ def _declarations(corpus, sink: _Sink, doc, key: str, allowed, sides) -> list[De
         if not isinstance(it, dict):
             sink.add(None, None, where, "declaration-not-mapping")
             continue
-        if not _unknown_keys(sink, it, allowed, where):
+        if not unknown_keys(sink, it, allowed, where):
             continue
         side = it.get("side")
         if side is None:

@@ -1,6 +1,7 @@
 """The JSON Schema of scenario files (schemas/scenario.schema.json), built from
 the alias tables so that an editor accepts every Korean key and value the tool
-accepts. Regenerate after changing aliases.py or the scenario keys:
+accepts (an effect item's keys, hover texts and value types from the primitive registry,
+engine/primitives/). Regenerate after changing aliases.py, a primitive or the scenario keys:
 
     python -m flamer_ref.engine.scenario_schema > schemas/scenario.schema.json
 
@@ -17,6 +18,7 @@ import json
 
 from .aliases import (ADJACENCY_VALUES, AT_VALUES, BOOL_VALUES, FACE_VALUES, KEYS, KIND_VALUES, ROUND_VALUES, SPACED,
                       STATE_VALUES)
+from .primitives import HEADS, effect_hover, effect_item_schema
 from .types import STAT_MIN
 
 #: canonical key → Korean description (hover text), per context
@@ -71,13 +73,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
         "effect": "효과를 직접 적기 (카드 데이터에 효과가 없을 때 필수).", "target": "대상 기물 id.",
         "cell": "적용 셀 \"x,y\".", "cost": "비용: {파괴: 기물 id} 또는 그 목록. 선언 때 바로 냄.",
     },
-    "effect": {
-        "flip": "뒤집기: 기물 id (상태로 기동/정착).", "move": "옮기기: 기물 id (도착 셀로).",
-        "attack": "공격: N ATK 공격 (셀에서 보통의 대상 규칙으로).", "buff": "강화: 기물 id (그 전투 한정).",
-        "build": "건설: 놓을 기물 카드 이름 (셀에 기동으로, 셀 한도 안에서).", "id": "건설한 새 기물의 id (없으면 자동).",
-        "to": "뒤집기의 상태(기동/정착) 또는 옮기기의 도착 셀.", "cell": "셀 \"x,y\".",
-        "atk": "ATK 변화.", "hp": "HP 변화.", "lv": "Lv 변화.", "duration": "지속: combat(그 전투 한정)만.",
-    },
+    "effect": effect_hover(),  # each primitive's own (engine/primitives/)
     "cost": {"destroy": "파괴(헌납)할 기물 id."},
     "selector": {"own": "자기 기물만.", "card": "카드 이름.", "state": "상태."},
     "move": {"piece": "움직이는 기물 id.", "path": "들어가는 셀을 차례로 (출발 셀 제외).",
@@ -139,6 +135,25 @@ def build() -> dict:
     side_int = {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}}
     kinds = _enum({**KIND_VALUES, **{k + "턴": v for k, v in KIND_VALUES.items() if k not in ("라운드", "게임")}}, KIND_VALUES.values())
     kinds["enum"] += [k + " 턴" for k in KIND_VALUES if k not in ("라운드", "게임") and k + " 턴" not in kinds["enum"]]
+    defs = _defs(cell, cells)
+    top = _top(cell, cells, side_int, kinds)
+    rules = _kind_rules(kinds)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://flamer-ref.invalid/schemas/scenario.schema.json",
+        "title": "flamer simulate 시나리오 파일",
+        "description": ("flamer simulate가 푸는 시나리오 (docs/SCENARIOS.md). 키는 영어나 한국어로 적습니다. "
+                        "편집기용 스키마이며, 기물 id가 있는지·셀 인원 제한·대응 순서 같은 검사는 flamer simulate가 합니다. "
+                        "flamer_ref/engine/scenario_schema.py가 만듭니다 — 손으로 고치지 마세요."),
+        **top,
+        "allOf": rules,
+        "$defs": defs,
+    }
+
+
+def _defs(cell: dict, cells: dict) -> dict:
+    """The schema's `$defs`: a cell, a piece, the field, an effect (from the primitive registry), a
+    declaration, a move, a board, a field action, the items of the turns and a game's round entry."""
     defs: dict = {
         "cell": {"description": "셀: \"x,y\" (또는 [x, y]).",
                  "oneOf": [{"type": "string"},
@@ -164,13 +179,8 @@ def build() -> dict:
                            {"type": "array", "items": {"$ref": "#/$defs/slot_card"}, "minItems": 1}]},
         "field_row": {"description": "왼쪽부터 1~5번 자리.", "type": "array", "items": {"$ref": "#/$defs/slot"},
                       "minItems": 5, "maxItems": 5},
-        "effect_item": {**_object("effect", {
-            "flip": {"type": "string"}, "move": {"type": "string"}, "attack": {"type": "integer"},
-            "buff": {"type": "string"}, "build": {"type": "string"}, "id": {"type": ["string", "integer"]},
-            "to": {"anyOf": [{"$ref": "#/$defs/state"}, {"type": "string"}]},
-            "cell": {"type": "string"}, "atk": {"type": "integer"}, "hp": {"type": "integer"},
-            "lv": {"type": "integer"}, "duration": {"enum": ["combat"]},
-        }, required_any=[n for c in ("flip", "move", "attack", "buff", "build") for n in _spellings("effect", c)])},
+        "effect_item": {**_object("effect", effect_item_schema(),  # from the primitive registry
+                                  required_any=[n for c in HEADS for n in _spellings("effect", c)])},
         "effect": {"oneOf": [{"$ref": "#/$defs/effect_item"},
                              {"type": "array", "items": {"$ref": "#/$defs/effect_item"}, "minItems": 1}]},
         "cost_item": _object("cost", {"destroy": {"oneOf": [{"type": "string"}, _object("selector", {
@@ -215,6 +225,11 @@ def build() -> dict:
         "produce": {"type": "array", "items": {"$ref": "#/$defs/produce_item"}},
         "blackout": {"type": "array", "items": {"$ref": "#/$defs/blackout_item"}},
     })
+    return defs
+
+
+def _top(cell: dict, cells: dict, side_int: dict, kinds: dict) -> dict:
+    """The top level of a scenario file of any kind."""
     top = _object("top", {
         "kind": kinds, "title": {"type": "string"}, "as_of": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
         "attacker": {"type": "string"}, "player": {"type": "string"}, "board": {"$ref": "#/$defs/board"},
@@ -236,7 +251,11 @@ def build() -> dict:
         "rounds": {"type": "array", "items": {"$ref": "#/$defs/round_entry"}, "minItems": 1},
         "prisoners": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": ["string", "integer"]}}},
     }, required_any=_spellings("top", "kind"))
-    # what each kind requires (either spelling of the key; either spelling of the kind)
+    return top
+
+
+def _kind_rules(kinds: dict) -> list:
+    """What each kind requires (either spelling of the key; either spelling of the kind)."""
     kind_names = _spellings("top", "kind")
     needs = {"combat": ("attacker", "cells"), "move": ("attacker", "cells"), "victory": ("player",),
              "field": ("side", "field"), "round": ("player", "cells"), "game": ("first_player", "cells", "rounds")}
@@ -247,17 +266,7 @@ def build() -> dict:
             "if": {"anyOf": [{"required": [n], "properties": {n: {"enum": values}}} for n in kind_names]},
             "then": {"allOf": [{"anyOf": [{"required": [n]} for n in _spellings("top", k)]} for k in keys]},
         })
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://flamer-ref.invalid/schemas/scenario.schema.json",
-        "title": "flamer simulate 시나리오 파일",
-        "description": ("flamer simulate가 푸는 시나리오 (docs/SCENARIOS.md). 키는 영어나 한국어로 적습니다. "
-                        "편집기용 스키마이며, 기물 id가 있는지·셀 인원 제한·대응 순서 같은 검사는 flamer simulate가 합니다. "
-                        "flamer_ref/engine/scenario_schema.py가 만듭니다 — 손으로 고치지 마세요."),
-        **top,
-        "allOf": rules,
-        "$defs": defs,
-    }
+    return rules
 
 
 def main() -> None:  # pragma: no cover - a maintenance command

@@ -20,9 +20,9 @@ from .board import Board, BoardError, board_from_spec, cell_key, example_board_o
 from .decisions import rules_at
 from .model import FieldAction, FieldScenario, MoveScenario, VictoryScenario, frozen_map
 from .movement import MoveOrder, SpMove, resolve_moves
-from .result import FieldTurnResult, MoveTurnResult, VictoryTurnResult, _freeze
+from .result import FieldTurnResult, MoveTurnResult, VictoryTurnResult, freeze
 from . import aliases
-from .scenario import (ScenarioSink as _ScenarioSink, _unknown_keys, cell_sort_key, parse_as_of, parse_cells,
+from .scenario import (ScenarioSink as _ScenarioSink, unknown_keys, cell_sort_key, parse_as_of, parse_cells,
                        resolve_card, side_code_ok)
 
 MOVE_KEYS = ("kind", "title", "as_of", "attacker", "first_round", "board", "cells", "activate", "moves")
@@ -33,7 +33,7 @@ ACTION_KEYS = {"place": ("place", "slot", "face"), "activate": ("activate",), "t
                "round": ("round",), "exhausted": ("exhausted",)}
 
 
-def _board(doc, sink, corpus) -> tuple[Board | None, list[dict]]:
+def read_board(doc, sink, corpus) -> tuple[Board | None, list[dict]]:
     assumed = []
     spec = doc.get("board")
     if spec is None:
@@ -56,7 +56,7 @@ def _board(doc, sink, corpus) -> tuple[Board | None, list[dict]]:
         return None, assumed
 
 
-def _cells_on_board(doc, sink, board: Board) -> list[str]:
+def cells_on_board(doc, sink, board: Board) -> list[str]:
     """A piece can only stand on a land cell of the board (move.off-board). With a `board:`
     given, a piece elsewhere is an invalid scenario; on the assumed example board the
     cells are returned (reported as a gap: the file never chose that board)."""
@@ -77,7 +77,7 @@ def _cells_on_board(doc, sink, board: Board) -> list[str]:
     return outside
 
 
-def _sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
+def read_sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
     who = doc.get(key)
     if not isinstance(who, str) or not who:
         sink.add(doc, key if key in doc else None, key, "side-missing", key=key)
@@ -96,12 +96,12 @@ def _sides(doc, sink, side_order, key: str) -> tuple[str, str] | None:
 # ------------------------------------------------------------------- move ----
 def parse_move(doc: dict, file: str, corpus) -> MoveScenario:
     sink = _ScenarioSink(file)
-    _unknown_keys(sink, doc, MOVE_KEYS, "")
+    unknown_keys(sink, doc, MOVE_KEYS, "")
     as_of = parse_as_of(doc, sink)
     cells, pieces, side_order = parse_cells(doc, sink, corpus)
-    sides = _sides(doc, sink, side_order, "attacker")
-    board, assumed = _board(doc, sink, corpus)
-    outside = _cells_on_board(doc, sink, board) if board is not None else []
+    sides = read_sides(doc, sink, side_order, "attacker")
+    board, assumed = read_board(doc, sink, corpus)
+    outside = cells_on_board(doc, sink, board) if board is not None else []
     first_round = doc.get("first_round", False)
     if not isinstance(first_round, bool):
         sink.add(doc, "first_round", "first_round", "first-round-bool")
@@ -129,7 +129,7 @@ def parse_move_block(doc: dict, sink, ids: dict, prefix: str = "") -> tuple[list
             activate.append(k)
     moves: list[MoveOrder] = []
     for i, where, m in sink.mappings(doc, "moves", f"{prefix}moves", "moves-not-list", "move-not-mapping"):
-        if not _unknown_keys(sink, m, MOVE_ITEM_KEYS, where):
+        if not unknown_keys(sink, m, MOVE_ITEM_KEYS, where):
             continue
         pid = m.get("piece")
         if pid is None or str(pid) not in ids:
@@ -189,14 +189,14 @@ def run_move(scn: MoveScenario, corpus, as_of: str | None = None) -> MoveTurnRes
     board = scn.board
     return MoveTurnResult(
         title=scn.title, as_of=as_of, attacker=attacker, valid=res.valid,
-        errors=tuple(_freeze(e.to_json()) for e in res.errors), positions=_freeze(dict(res.positions)),
-        encounters=tuple(res.encounters), events=_freeze(list(res.events)), unresolved=_freeze(unresolved),
-        assumed=_freeze(list(scn.assumed)), pieces=_freeze(pieces),
+        errors=tuple(freeze(e.to_json()) for e in res.errors), positions=freeze(dict(res.positions)),
+        encounters=tuple(res.encounters), events=freeze(list(res.events)), unresolved=freeze(unresolved),
+        assumed=freeze(list(scn.assumed)), pieces=freeze(pieces),
         # what a drawing of the board needs (the --format html page)
-        board=_freeze({"label": board.label, "adjacency": board.adjacency,
+        board=freeze({"label": board.label, "adjacency": board.adjacency,
                        "cells": _sorted_cells(board), "sea": sorted(board.sea, key=cell_sort_key),
                        "homes": {s: list(c) for s, c in board.homes.items()}}),
-        moves=_freeze([{"move": m.index, "piece": m.piece, "path": list(m.path), "sp": m.sp} for m in scn.moves]))
+        moves=freeze([{"move": m.index, "piece": m.piece, "path": list(m.path), "sp": m.sp} for m in scn.moves]))
 
 
 # ---------------------------------------------------------------- victory ----
@@ -222,7 +222,7 @@ def parse_homes(doc: dict, sink) -> dict[str, list[str]] | None:
 
 def parse_victory(doc: dict, file: str, corpus) -> VictoryScenario:
     sink = _ScenarioSink(file)
-    _unknown_keys(sink, doc, VICTORY_KEYS, "")
+    unknown_keys(sink, doc, VICTORY_KEYS, "")
     if doc.get("board") is not None:  # never silently ignored (issue 11): the check reads no board
         sink.add(doc, "board", "board", "victory-board")
     as_of = parse_as_of(doc, sink)
@@ -234,7 +234,7 @@ def parse_victory(doc: dict, file: str, corpus) -> VictoryScenario:
         for side in (obj if isinstance(obj, dict) else {}):
             if isinstance(side, str) and side not in side_order:
                 side_order.append(side)
-    sides = _sides(doc, sink, side_order, "player")
+    sides = read_sides(doc, sink, side_order, "player")
     vp = doc.get("vp") or {}
     if isinstance(vp, dict) and not all(side_code_ok(sink, vp, side, f"vp.{side}") for side in list(vp)):
         vp = {}
@@ -256,15 +256,15 @@ def run_victory(scn: VictoryScenario, corpus, as_of: str | None = None) -> Victo
     player = scn.sides[0]
     r = check_victory(scn.pieces, player, scn.sides, dict(scn.vp), dict(scn.homes))
     return VictoryTurnResult(
-        title=scn.title, as_of=as_of, player=player, secured=_freeze(dict(r.secured)), vp_gain=r.vp_gain,
-        vp=_freeze(dict(r.vp)), winner=r.winner, reasons=tuple(r.reasons), cells=_freeze(dict(r.cells)),
-        events=_freeze(list(r.events)), unresolved=_freeze(list(r.unresolved)), homes=_freeze(dict(scn.homes)))
+        title=scn.title, as_of=as_of, player=player, secured=freeze(dict(r.secured)), vp_gain=r.vp_gain,
+        vp=freeze(dict(r.vp)), winner=r.winner, reasons=tuple(r.reasons), cells=freeze(dict(r.cells)),
+        events=freeze(list(r.events)), unresolved=freeze(list(r.unresolved)), homes=freeze(dict(scn.homes)))
 
 
 # ------------------------------------------------------------------ field ----
 def parse_field(doc: dict, file: str, corpus) -> FieldScenario:
     sink = _ScenarioSink(file)
-    _unknown_keys(sink, doc, FIELD_KEYS, "")
+    unknown_keys(sink, doc, FIELD_KEYS, "")
     as_of = parse_as_of(doc, sink)
     side = doc.get("side")
     if not isinstance(side, str) or not side:
@@ -337,7 +337,7 @@ def parse_actions(doc, key, sink, corpus, where_key: str | None = None, allow_at
         if verb is None:
             sink.add(a, None, where, "action-unknown")
             continue
-        if not _unknown_keys(sink, a, ACTION_KEYS[verb] + (("at",) if allow_at else ()), where):
+        if not unknown_keys(sink, a, ACTION_KEYS[verb] + (("at",) if allow_at else ()), where):
             continue
         at = a.get("at")
         if at is not None and at not in AT_TURNS:
@@ -382,9 +382,9 @@ def run_field(scn: FieldScenario, corpus, as_of: str | None = None) -> FieldTurn
         apply_action(f, act)
     r = f.result()
     return FieldTurnResult(
-        title=scn.title, as_of=as_of, side=scn.side, slots=_freeze(list(r.slots)), active=tuple(r.active),
-        retired=tuple(r.retired), levels=_freeze(dict(r.levels)), bonds=_freeze(dict(r.bonds)), round=r.round,
-        errors=_freeze(list(r.errors)), events=_freeze(list(r.events)), unresolved=_freeze(list(r.unresolved)))
+        title=scn.title, as_of=as_of, side=scn.side, slots=freeze(list(r.slots)), active=tuple(r.active),
+        retired=tuple(r.retired), levels=freeze(dict(r.levels)), bonds=freeze(dict(r.bonds)), round=r.round,
+        errors=freeze(list(r.errors)), events=freeze(list(r.events)), unresolved=freeze(list(r.unresolved)))
 
 
 def apply_action(f, act: FieldAction) -> None:

@@ -127,6 +127,11 @@ class EndReason(str, Enum):
 
 
 Duration = Literal["combat"]
+
+#: Placeholders of an effect (engine/primitives/): where a piece is expected, ``target`` (the piece the player
+#: chose at declaration), ``self`` (the piece whose SP is declared) or ``bonded`` (the pieces bonded to the
+#: declaring card, chosen by the rule at resolution); where a cell is expected, ``chosen`` (the player's cell)
+TARGET, SELF, BONDED, CHOSEN = "target", "self", "bonded", "chosen"
 Timing = Literal["대응", "전투", "이동", "등장"]
 
 #: Most pieces a side may have in one cell, and most in one cell in all (move.limit).
@@ -152,7 +157,3 @@ MAX_EFFECT_ITEMS = 1_000
 #: negative (ATK 0 is a piece that makes no attack). Lowering a stat inside a combat
 #: is an effect (`buff`), not a stated value, and is not bounded here.
 from ..constants import STAT_MIN, stat_in_range  # noqa: E402,F401 - shared with the card data
-
-#: 원격 참여 SP (combat.remote): (card, ability) → reach in cells ('봉수장 … 2셀 이내 전투의 SP 발동턴');
-#: None where the pages give no reach (잠식된 석산 광역증폭)
-REMOTE_SP = {("봉수장", "지원사격"): 2, ("잠식된 석산", "광역증폭"): None}

@@ -25,9 +25,9 @@ def test_stalemate_after_some_rounds(run):
 def test_round_limit_is_not_called_nothing_changed(run, monkeypatch):
     # HP far beyond the computing limit: every round changes something, so it is no stalemate;
     # computing stops at the limit and says so (round-limit), and it terminates
-    from flamer_ref.engine import combat
+    from flamer_ref.engine.combat_turn import steps  # the rounds of steps 4–6 (engine/combat_turn/steps.py)
 
-    monkeypatch.setattr(combat, "MAX_ROUNDS", 50)
+    monkeypatch.setattr(steps, "MAX_ROUNDS", 50)
     res = run(scenario({"1,1": {"A": [P("a", hp=10_000, atk=1)], "B": [P("b", hp=10_000, atk=1)]}}))
     c = res["cells"]["1,1"]
     # (the rounds repeat with only HP changing, so it stops as soon as the limit is certain to be passed)

@@ -112,9 +112,9 @@ def test_projection_is_a_lower_bound_with_changing_targets(run):
 
 
 def test_limit_passed_only_when_certain(run, monkeypatch):
-    from flamer_ref.engine import combat
+    from flamer_ref.engine.combat_turn import steps  # the rounds of steps 4–6 (engine/combat_turn/steps.py)
 
-    monkeypatch.setattr(combat, "MAX_ROUNDS", 100)
+    monkeypatch.setattr(steps, "MAX_ROUNDS", 100)
     # ends in round 99: under the limit, computed in full
     res = run(scenario({"1,1": {"A": [P("a", lv=3, hp=500, atk=1)], "B": [P("b", lv=2, hp=99, atk=1)]}}))
     assert res["cells"]["1,1"]["rounds"] == 99 and res["cells"]["1,1"]["occupant"] == "A"

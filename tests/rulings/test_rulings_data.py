@@ -60,11 +60,11 @@ def _strings(path: Path):
 
 
 def test_the_engine_code_holds_no_date_and_no_ruling_id(bundled):
-    """Every string of flamer_ref/engine/*.py (docstrings included): no date, no `ruling.` id, and none of
+    """Every string of flamer_ref/engine/**/*.py (docstrings included): no date, no `ruling.` id, and none of
     the bundled rulings' ids. The engine asks decisions; the data says which ruling sets them and when."""
     ids = set(bundled.rulings)
     found = []
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         for line, text in _strings(path):
             if DATE.search(text) or re.search(r"\bruling\.[a-z0-9]", text) or any(i in text for i in ids):
                 found.append(f"{path.name}:{line}: {text[:80]!r}")

@@ -29,7 +29,10 @@ HANGUL = re.compile(r"[\uac00-\ud7a3\u3131-\u318e]")
 
 #: modules whose Hangul is data, not sentences: the Korean keys and values of scenario files, and
 #: the JSON schema's descriptions
-DATA_MODULES = {"aliases.py", "scenario_schema.py"}
+DATA_MODULES = {"aliases.py", "scenario_schema.py", "effects_schema.py"}
+#: assignments whose strings are data for editors and the alias table, wherever they are: an effect
+#: primitive's Korean spellings, hover text and example (engine/primitives/, issue 29)
+DATA_NAMES = {"head_aliases", "hover", "example", "example_ko", "SHARED_KEYS", "own_keys"}
 #: modules still building sentences in Python (none: every engine module is converted)
 NOT_YET_CONVERTED: set[str] = set()
 #: identifiers the engine compares or names things with: timings, card and ability names, field
@@ -53,10 +56,21 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return out
 
 
+def _data_strings(tree: ast.AST) -> set[int]:
+    """The string constants assigned to one of DATA_NAMES."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id in DATA_NAMES for t in targets) and node.value is not None:
+                out.update(id(n) for n in ast.walk(node.value))
+    return out
+
+
 def _hangul_strings(path: Path) -> list[tuple[int, str, bool]]:
     """(line, text, in an f-string) of every string constant with Hangul outside docstrings."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docs = _docstrings(tree)
+    docs = _docstrings(tree) | _data_strings(tree)
     in_fstring = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
@@ -71,7 +85,7 @@ def _hangul_strings(path: Path) -> list[tuple[int, str, bool]]:
 
 def test_no_sentences_in_the_engine():
     found = []
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         if path.name in DATA_MODULES | NOT_YET_CONVERTED:
             continue
         for line, text, in_f in _hangul_strings(path):
@@ -93,9 +107,9 @@ def test_the_scan_sees_sentences_and_fstrings(tmp_path):
 
 def test_allowlists_are_honest():
     """Every module listed exists, and every allowed identifier is still used somewhere."""
-    names = {p.name for p in ENGINE.glob("*.py")}
+    names = {p.name for p in ENGINE.rglob("*.py")}
     assert DATA_MODULES | NOT_YET_CONVERTED <= names
-    used = {t for p in ENGINE.glob("*.py") if p.name not in DATA_MODULES for _, t, _ in _hangul_strings(p)}
+    used = {t for p in ENGINE.rglob("*.py") if p.name not in DATA_MODULES for _, t, _ in _hangul_strings(p)}
     assert IDENTIFIERS <= used, f"unused allowlist entries: {sorted(IDENTIFIERS - used)}"
 
 
@@ -104,7 +118,7 @@ def _codes_in_engine() -> set[str]:
     """The problem codes the engine passes: the first string after (obj, key, where) of sink.add,
     after (d, key) of Engine.error, of BoardError after its key, and code=… of Problem."""
     codes = set()
-    for path in ENGINE.glob("*.py"):
+    for path in ENGINE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
@@ -144,7 +158,7 @@ def test_every_catalogue_entry_is_used():
     macros = set(re.findall(r"macro (\w+)\(", text)) - helpers
     messages = {m for m in macros if not m.endswith("__fix")}
     assert {m[:-len("__fix")] for m in macros if m.endswith("__fix")} <= messages
-    strings = {n.value for p in ENGINE.glob("*.py") for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+    strings = {n.value for p in ENGINE.rglob("*.py") for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
                if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     unused = sorted(m for m in messages if m.replace("_", "-") not in strings)
     assert not unused, f"catalogue entries no engine module uses: {unused}"

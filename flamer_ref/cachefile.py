@@ -51,9 +51,10 @@ def signature(root: Path, files: list[Path]) -> str:
             data = None  # parse() reports it; the key just has to differ
         put(b"\x00unreadable" if data is None else b"\x01" + data)
     # the cache's content depends on the code that builds it: parse() reaches numbering, constants,
-    # the engine's effect parser …, so every module of the package counts (a stat each, ~0.1 ms in all)
+    # the engine's effect parser and its cards and primitives …, so every module of the package counts (a stat
+    # each, ~0.1 ms in all)
     here = Path(__file__).parent
-    for path in sorted([*here.glob("*.py"), *here.glob("engine/*.py")]):
+    for path in sorted([*here.glob("*.py"), *here.glob("engine/*.py"), *here.glob("engine/*/*.py")]):
         st = path.stat()
         put(f"{path.relative_to(here).as_posix()}|{st.st_size}|{st.st_mtime_ns}".encode())
     return digest.hexdigest()

@@ -16,6 +16,7 @@ themselves).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import select
@@ -137,33 +138,63 @@ def _same_at_startup(key: str, value: str | None) -> bool:
     return False
 
 
-def _forkable(env: dict) -> bool:
-    return sys.platform != "win32" and all(_same_at_startup(k, env.get(k)) for k in STARTUP_VARS)
+def _forkable(env: dict, args) -> bool:
+    return (sys.platform != "win32" and all(isinstance(a, str) for a in args)
+            and all(_same_at_startup(k, env.get(k)) for k in STARTUP_VARS))
 
 
-def run(*args, env: dict | None = None, input: str | bytes | None = None, cwd=None, timeout: float | None = 120,
-        text: bool = True, encoding: str = "utf-8") -> subprocess.CompletedProcess:
+def run(*args, env: dict | None = None, full_env: dict | None = None, input: str | bytes | None = None,
+        stdin=None, stdout=None, cwd=None, timeout: float | None = 120, text: bool = True,
+        encoding: str = "utf-8") -> subprocess.CompletedProcess:
     """`python -m flamer_ref ARGS` with its output captured, as subprocess.run(..., capture_output=True)
-    returns it (stdout and stderr as text unless text=False; subprocess.TimeoutExpired past `timeout`)."""
-    env = dict(os.environ if env is None else env)
+    returns it (stdout and stderr as text unless text=False; subprocess.TimeoutExpired past `timeout`).
+
+    env: variables set for this call over this process's environment (a value None removes one);
+    full_env: the whole environment instead of this process's (env still applies on top).
+    input: standard input (str or bytes; empty when not given); stdin: a file to read it from instead
+    (e.g. os.devnull or /dev/zero). stdout: a file to write standard output to (then not captured:
+    the result's stdout is None). ARGS may be bytes (an argument that is no text); such a call, and one
+    whose environment differs in what an interpreter fixes at start (STARTUP_VARS), runs a fresh
+    `python -m flamer_ref` instead of a fork."""
+    merged = dict(os.environ if full_env is None else full_env)
+    for k, v in (env or {}).items():
+        if v is None:
+            merged.pop(k, None)
+        else:
+            merged[k] = v
+    env = merged
     cwd = Path(cwd) if cwd is not None else Path.cwd()
     argv = [sys.executable, "-m", "flamer_ref", *args]
-    if not _forkable(env):
-        return subprocess.run(argv, capture_output=True, text=text, encoding=encoding if text else None, env=env,
-                              cwd=cwd, input=input, timeout=timeout)
+    if not _forkable(env, args):
+        with contextlib.ExitStack() as files:
+            streams = {"stdin": files.enter_context(open(stdin, "rb")) if stdin is not None else None,
+                       "input": None if stdin is not None else (input if input is not None else b"" if not text
+                                                                else "")}
+            if isinstance(streams["input"], bytes) and text:
+                streams["input"] = streams["input"].decode(encoding)
+            out = files.enter_context(open(stdout, "wb")) if stdout is not None else subprocess.PIPE
+            return subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, text=text,
+                                  encoding=encoding if text else None, env=env, cwd=cwd, timeout=timeout,
+                                  **{k: v for k, v in streams.items() if v is not None})
     folder = tempfile.mkdtemp(prefix="flamer-fork-")
     try:
         paths = [os.path.join(folder, n) for n in ("in", "out", "err")]
-        data = input.encode(encoding) if isinstance(input, str) else (input or b"")
-        Path(paths[0]).write_bytes(data)
+        if stdin is not None:
+            paths[0] = os.path.abspath(stdin)
+        else:
+            data = input.encode(encoding) if isinstance(input, str) else (input or b"")
+            Path(paths[0]).write_bytes(data)
+        if stdout is not None:
+            paths[1] = os.path.abspath(stdout)
         code = _SERVER.call(args, env, cwd, paths, timeout)
         if code is None:
             raise subprocess.TimeoutExpired(argv, timeout)
-        out, err = Path(paths[1]).read_bytes(), Path(paths[2]).read_bytes()
+        out = Path(paths[1]).read_bytes() if stdout is None else None
+        err = Path(paths[2]).read_bytes()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if text:
         # as subprocess.run(text=True) reads a pipe: universal newlines
-        out = out.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+        out = out.decode(encoding).replace("\r\n", "\n").replace("\r", "\n") if out is not None else None
         err = err.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
     return subprocess.CompletedProcess(argv, code, out, err)

@@ -4,6 +4,7 @@ check the hostile-input tests make of a refusal."""
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 
@@ -21,15 +22,13 @@ def invoke(*args, input=None, env=None, data=None, cache=None, fresh=False, app=
 
     input: standard input (str or bytes). env: variables set for this call only (a value None unsets one).
     data: FLAMER_DATA for this call (a data tree). cache: FLAMER_CACHE_DIR for this call ("": no cache
-    folder); None keeps this process's. fresh: the corpus memo is cleared before and after the call (a
-    data tree changed or swapped between calls is read again, and leaves nothing behind). app: another
-    Typer app than flamer's. kw: the rest of CliRunner.invoke (standalone_mode, prog_name, ...).
+    folder); None keeps this process's. A variable named in env wins over data and cache. fresh: the
+    corpus memo is cleared before and after the call (a data tree changed or swapped between calls is
+    read again, and leaves nothing behind). app: another Typer app than flamer's. kw: the rest of
+    CliRunner.invoke (standalone_mode, prog_name, catch_exceptions).
     sys.argv is ["flamer", *ARGS] during the call, as a shell sets it (fight prints it in its header)."""
-    env = dict(env or {})
-    if data is not None:
-        env["FLAMER_DATA"] = str(data)
-    if cache is not None:
-        env["FLAMER_CACHE_DIR"] = str(cache)
+    env = {**({"FLAMER_DATA": str(data)} if data is not None else {}),
+           **({"FLAMER_CACHE_DIR": str(cache)} if cache is not None else {}), **(env or {})}
     argv = [str(a) for a in args]
     saved = sys.argv
     sys.argv = ["flamer", *argv]
@@ -41,6 +40,11 @@ def invoke(*args, input=None, env=None, data=None, cache=None, fresh=False, app=
         sys.argv = saved
         if fresh:
             corpus_mod._MEMO.clear()
+
+
+#: `invoke` with no cache folder and a fresh corpus memo: each call reads its data tree anew and writes
+#: nothing (the hostile-input tests, and those that change or swap a data tree between calls)
+isolated = functools.partial(invoke, cache="", fresh=True)
 
 
 def clean_error(r, *needles):

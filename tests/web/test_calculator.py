@@ -239,11 +239,9 @@ def scenario_texts() -> list[str]:
 @pytest.fixture(scope="module")
 def has_stat_option():
     """`flamer fight --stat` is there: a missing option fails here instead of skipping what needs it."""
-    from typer.testing import CliRunner
+    from inprocess import invoke
 
-    from flamer_ref.cli import app
-
-    assert "--stat" in CliRunner().invoke(app, ["fight", "--help"]).stdout
+    assert "--stat" in invoke("fight", "--help").stdout
     return True
 
 
@@ -466,16 +464,13 @@ def test_fights_give_the_clis_verdict_and_json(page, reference, has_stat_option)
 def test_flamer_fight_link_opens_the_same_verdict(page, reference):
     """`flamer fight … --link --site-url URL` (helper B's part) prints the page's link: the same as the
     interface's format built here, and opened in the page, the CLI's verdict."""
-    from typer.testing import CliRunner
+    from inprocess import invoke
 
-    from flamer_ref.cli import app
-
-    runner = CliRunner()
-    assert "--link" in runner.invoke(app, ["fight", "--help"]).stdout
+    assert "--link" in invoke("fight", "--help").stdout
     browser, server, _ = page
     for line, r, b, opts in fight_cases()[:6]:
         argv = fight_argv(line, r, b, opts)
-        res = runner.invoke(app, [*argv, "--link", "--site-url", server + "/"])
+        res = invoke(*argv, "--link", "--site-url", server + "/")
         printed = res.stdout.rstrip("\n").split("\n")[-1]
         assert printed == f"{server}/{PAGE}#{link_hash(line, r, b, opts)}", (argv, res.stdout[-300:])
         got = answer(browser, printed.split("#", 1)[1])

@@ -9,7 +9,6 @@ import json
 import marshal
 import os
 import random
-import sys
 from pathlib import Path
 
 import flamer_fork

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import os
-import subprocess
 import time
 
 import flamer_fork

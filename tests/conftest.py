@@ -229,14 +229,14 @@ def engine_server(engine_site):
 @pytest.fixture(scope="session")
 def pdf_book(tmp_path_factory):
     """`flamer book --format html` and `flamer book --format pdf` of the bundled data, made by the real
-    command (a process of its own, stderr a pipe) ONCE per test session: the PDF takes 40–80 s on the
+    command (a process of its own: tests/flamer_fork.py; stderr no terminal) ONCE per test session: the PDF takes 40–80 s on the
     2-core machine, so every test that reads the PDF (tests/publishing/test_pdf.py, tests/publishing/test_book.py) shares
     this one. {"html": text, "pdf": path, "html_path", "stderr": the PDF run's stderr, "html_stderr"}.
     Skipped, saying why, where the PDF engine, a Korean font or poppler-utils is missing."""
+    import functools
     import shutil
-    import subprocess
-    import sys
 
+    import flamer_fork
     from flamer_ref import pdf
 
     try:
@@ -249,11 +249,8 @@ def pdf_book(tmp_path_factory):
         pytest.skip(f"poppler-utils missing ({', '.join(missing)}): apt-get install poppler-utils")
     d = tmp_path_factory.mktemp("book")
     html_path, pdf_path = d / "rules.html", d / "rules.pdf"
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-
-    def flamer(*args):
-        return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                              timeout=900, env=env, cwd=Path(__file__).resolve().parent.parent)
+    flamer = functools.partial(flamer_fork.run, timeout=900, env={"PYTHONIOENCODING": "utf-8"},
+                               cwd=Path(__file__).resolve().parent.parent)
 
     h = flamer("book", "--format", "html", "-o", str(html_path))
     assert h.returncode == 0, h.stderr

@@ -9,13 +9,15 @@ imports (most of a short command's time).
 
 What a fork cannot give, a real `python -m flamer_ref` still does (run() falls back to it): another
 locale or stream encoding (LANG, LC_*, PYTHONIOENCODING, PYTHONUTF8 other than this process's), another
-PYTHONPATH, and any caller that needs a pipe, a terminal or a signal (those tests call subprocess
-themselves).
+PYTHONPATH, an argument that is bytes. A caller that needs a pipe read or closed while the command runs,
+a terminal, or a limit set in the child calls subprocess itself (the few such tests are listed, with
+their reason, in tests/cli/test_suite_honesty.py).
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import select
@@ -24,6 +26,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +79,7 @@ class _Server:
     def __init__(self):
         self.proc = None
         self.buf = b""
+        self.lock = threading.Lock()  # one call at a time: callers on several threads wait their turn
 
     def start(self) -> None:
         self.proc = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -105,6 +109,10 @@ class _Server:
         return line
 
     def call(self, argv, env, cwd, paths, timeout) -> int | None:
+        with self.lock:
+            return self._call(argv, env, cwd, paths, timeout)
+
+    def _call(self, argv, env, cwd, paths, timeout) -> int | None:
         if self.proc is None or self.proc.poll() is not None:
             self.start()
         req = {"argv": list(argv), "env": env, "cwd": str(cwd), "paths": paths}
@@ -137,33 +145,65 @@ def _same_at_startup(key: str, value: str | None) -> bool:
     return False
 
 
-def _forkable(env: dict) -> bool:
-    return sys.platform != "win32" and all(_same_at_startup(k, env.get(k)) for k in STARTUP_VARS)
+def _forkable(env: dict, args) -> bool:
+    return (sys.platform != "win32" and all(isinstance(a, str) for a in args)
+            and all(_same_at_startup(k, env.get(k)) for k in STARTUP_VARS))
 
 
-def run(*args, env: dict | None = None, input: str | bytes | None = None, cwd=None, timeout: float | None = 120,
+def run(*args, env: dict | None = None, full_env: dict | None = None, data=None, cache=None,
+        input: str | bytes | None = None, stdin=None, stdout=None, cwd=None, timeout: float | None = 120,
         text: bool = True, encoding: str = "utf-8") -> subprocess.CompletedProcess:
     """`python -m flamer_ref ARGS` with its output captured, as subprocess.run(..., capture_output=True)
-    returns it (stdout and stderr as text unless text=False; subprocess.TimeoutExpired past `timeout`)."""
-    env = dict(os.environ if env is None else env)
+    returns it (stdout and stderr as text unless text=False; subprocess.TimeoutExpired past `timeout`).
+
+    env: variables set for this call over this process's environment (a value None removes one);
+    full_env: the whole environment instead of this process's (env still applies on top). data:
+    FLAMER_DATA (a data tree); cache: FLAMER_CACHE_DIR ("": no cache folder); a variable named in env
+    wins over both.
+    input: standard input (str or bytes; empty when not given); stdin: a file to read it from instead
+    (e.g. os.devnull or /dev/zero). stdout: a file to write standard output to (then not captured:
+    the result's stdout is None). ARGS may be paths, or bytes (an argument that is no text); a call with
+    bytes, and one whose environment differs in what an interpreter fixes at start (STARTUP_VARS), runs
+    a fresh `python -m flamer_ref` instead of a fork."""
+    args = tuple(os.fspath(a) if isinstance(a, os.PathLike) else a for a in args)
+    merged = dict(os.environ if full_env is None else full_env)
+    given = {**({"FLAMER_DATA": str(data)} if data is not None else {}),
+             **({"FLAMER_CACHE_DIR": str(cache)} if cache is not None else {}), **(env or {})}
+    for k, v in given.items():
+        if v is None:
+            merged.pop(k, None)
+        else:
+            merged[k] = v
+    env = merged
     cwd = Path(cwd) if cwd is not None else Path.cwd()
     argv = [sys.executable, "-m", "flamer_ref", *args]
-    if not _forkable(env):
-        return subprocess.run(argv, capture_output=True, text=text, encoding=encoding if text else None, env=env,
-                              cwd=cwd, input=input, timeout=timeout)
-    folder = tempfile.mkdtemp(prefix="flamer-fork-")
-    try:
-        paths = [os.path.join(folder, n) for n in ("in", "out", "err")]
-        data = input.encode(encoding) if isinstance(input, str) else (input or b"")
-        Path(paths[0]).write_bytes(data)
-        code = _SERVER.call(args, env, cwd, paths, timeout)
-        if code is None:
-            raise subprocess.TimeoutExpired(argv, timeout)
-        out, err = Path(paths[1]).read_bytes(), Path(paths[2]).read_bytes()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    data = input.encode(encoding) if isinstance(input, str) else (input or b"")
+    if not _forkable(env, args):
+        with contextlib.ExitStack() as files:
+            given = ({"stdin": files.enter_context(open(stdin, "rb"))} if stdin is not None else {"input": data})
+            target = files.enter_context(open(stdout, "wb")) if stdout is not None else subprocess.PIPE
+            p = subprocess.run(argv, stdout=target, stderr=subprocess.PIPE, env=env, cwd=cwd, timeout=timeout,
+                               **given)
+        code, out, err = p.returncode, p.stdout, p.stderr
+    else:
+        folder = tempfile.mkdtemp(prefix="flamer-fork-")
+        try:
+            paths = [os.path.join(folder, n) for n in ("in", "out", "err")]
+            if stdin is not None:
+                paths[0] = os.path.abspath(stdin)
+            else:
+                Path(paths[0]).write_bytes(data)
+            if stdout is not None:
+                paths[1] = os.path.abspath(stdout)
+            code = _SERVER.call(args, env, cwd, paths, timeout)
+            if code is None:
+                raise subprocess.TimeoutExpired(argv, timeout)
+            out = Path(paths[1]).read_bytes() if stdout is None else None
+            err = Path(paths[2]).read_bytes()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
     if text:
         # as subprocess.run(text=True) reads a pipe: universal newlines
-        out = out.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+        out = out.decode(encoding).replace("\r\n", "\n").replace("\r", "\n") if out is not None else None
         err = err.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
     return subprocess.CompletedProcess(argv, code, out, err)

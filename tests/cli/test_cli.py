@@ -3,8 +3,8 @@ output for people, exit codes, and errors without tracebacks."""
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 
 import pytest
 import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
@@ -12,10 +12,7 @@ import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 from flamer_ref.corpus import load
 
 
-def run(*args, env=None):
-    e = dict(os.environ)
-    e.update(env or {})
-    return flamer_fork.run(*args, env=e, timeout=60)  # a real process, forked from a warm interpreter
+run = functools.partial(flamer_fork.run, timeout=60)  # a real process, forked from a warm interpreter
 
 
 def run_json(*args):

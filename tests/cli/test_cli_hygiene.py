@@ -5,6 +5,7 @@ and search hits that point at `flamer rule <ruling id>`."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -17,11 +18,9 @@ import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 from flamer_ref.corpus import load
 
 
-def run(*args, env=None, input=None):
-    e = dict(os.environ)
-    e.pop("_FLAMER_COMPLETE", None)
-    e.update(env or {})
-    return flamer_fork.run(*args, env=e, timeout=60, input=input)  # a real process, forked from a warm interpreter
+#: no completion request, whatever this shell has set
+NO_COMPLETION = {"_FLAMER_COMPLETE": None}
+run = functools.partial(flamer_fork.run, env=NO_COMPLETION, timeout=60)  # a real process, forked from a warm interpreter
 
 
 def no_traceback(p):
@@ -248,7 +247,7 @@ def test_completion_requests_without_their_variables_are_korean_errors():
 
 
 def test_install_and_show_completion(tmp_path):
-    env = {"HOME": str(tmp_path), "SHELL": "/bin/bash"}
+    env = {**NO_COMPLETION, "HOME": str(tmp_path), "SHELL": "/bin/bash"}
     p = run("--show-completion", env=env)
     no_traceback(p)
     assert p.returncode == 0 and "_FLAMER_COMPLETE" in p.stdout
@@ -482,9 +481,5 @@ def test_search_hit_on_a_ruling_points_to_flamer_rule():
 def test_an_empty_id_says_it_is_empty(cmd, what):
     """`rule ''` listed random suggestions and `example ''` listed every example (adversarial review);
     like `card ''`, an empty id is named as empty."""
-    import subprocess
-    import sys
-
-    p = subprocess.run([sys.executable, "-m", "flamer_ref", cmd, ""], capture_output=True, text=True,
-                       encoding="utf-8")
+    p = run(cmd, "")
     assert p.returncode == 1 and f"{what} id가 비어 있습니다" in p.stderr and p.stdout == ""

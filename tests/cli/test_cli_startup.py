@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from typer.main import get_command_name
-from typer.testing import CliRunner
+from inprocess import invoke
 
 from flamer_ref import i18n
 from flamer_ref.cli import app
@@ -25,12 +25,11 @@ def test_only_the_named_command_is_built():
 
 
 def test_narrowed_and_whole_app_answer_alike(monkeypatch):
-    runner = CliRunner()
     for argv in (["search", "돈", "얼마", "들어와", "--json"], ["rule", "combat.attack", "--json"],
                  ["search", "--limit", "x", "정착"], ["search", "--help"]):
-        narrow = runner.invoke(i18n._narrowed(app, argv), argv, prog_name="flamer")
-        whole = runner.invoke(app, argv, prog_name="flamer")
+        narrow = invoke(*argv, app=i18n._narrowed(app, argv), prog_name="flamer")
+        whole = invoke(*argv, prog_name="flamer")
         assert narrow.exit_code == whole.exit_code, argv
         assert narrow.output == whole.output, argv
-    out = json.loads(runner.invoke(i18n._narrowed(app, ["search", "돈", "--json"]), ["search", "돈", "--json"]).output)
+    out = json.loads(invoke("search", "돈", "--json", app=i18n._narrowed(app, ["search", "돈", "--json"])).output)
     assert out["results"]

@@ -7,12 +7,13 @@ value from a fixed list, each Korean value gives the same answer (output and exi
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
+import inprocess
 import pytest
 from typer.main import get_command
-from typer.testing import CliRunner
 
 from flamer_ref.cli import app
 
@@ -40,10 +41,7 @@ PATHS = _paths()
 
 @pytest.fixture
 def invoke(tmp_path):
-    def run(*args):
-        return CliRunner().invoke(app, list(args), env={"FLAMER_CACHE_DIR": str(tmp_path), "FLAMER_DATA": None,
-                                                        "COLUMNS": "200"})
-    return run
+    return functools.partial(inprocess.invoke, cache=tmp_path, env={"FLAMER_DATA": None, "COLUMNS": "200"})
 
 
 def _metavar(param, ctx) -> str:

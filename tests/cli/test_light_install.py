@@ -13,7 +13,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from inprocess import invoke
+from inprocess import isolated as invoke
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

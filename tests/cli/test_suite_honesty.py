@@ -124,3 +124,88 @@ def test_the_loop_check_sees_both_kinds():
     assert not only_checks_in_computed_loops(fn("def test_a():\n    want = [1]\n    for x in want:\n        assert x\n"))
     assert only_checks_in_computed_loops(fn("def test_a(p):\n    for x in (1, 2):\n        for y in p.glob(x):\n"
                                             "            assert y\n"))
+
+
+# ------------------------------------------------------- one way to run flamer (issue 29 item 6) ----
+# `flamer` runs through tests/inprocess.py (in-process: invoke) or tests/flamer_fork.py (a real process: run).
+# A test module that builds a CliRunner or starts `python -m flamer_ref` itself is one more private
+# wrapper to keep in step, except where it needs what neither helper gives; those places, with the reason:
+OWN_FLAMER_PROCESS = {
+    "fight/test_fight.py::test_missing_stats_asked_at_a_terminal":
+        "a pseudo-terminal (pty.fork): the prompt is asked only at a terminal",
+    "publishing/test_book.py::_on_a_terminal": "stderr a pseudo-terminal: the progress line is shown only there",
+    "web/test_site_engine.py::test_serve_opens_the_site_on_localhost":
+        "`site --serve` keeps serving: read its first line while it runs, then stop it",
+    "hardening/test_terminal.py::test_closed_stdout_ends_with_one_line": "file descriptor 1 closed (`>&-` in a shell)",
+    "hardening/test_terminal.py::test_pipe_closed_early_ends_with_one_line":
+        "stdout a pipe its reader closes before the answer is written",
+    "hardening/test_writes_serve_fetch.py::test_a_page_cut_short_by_the_reader_is_not_called_written":
+        "stdout a pipe its reader closes after 100 bytes",
+    "hardening/test_writes_serve_fetch.py::limited_run": "a file size limit (RLIMIT_FSIZE) set in the child",
+    "hardening/test_budgets.py::measured": "an address-space limit (RLIMIT_AS) in the child and its peak RSS (wait4)",
+    "scenarios/test_scenario_input.py::test_stdin_through_a_real_pipe_equals_the_file":
+        "standard input a pipe (the helper gives it a file)",
+    "cli/test_install.py::test_wheel_carries_data_and_works_when_installed":
+        "the installed wheel (PYTHONPATH): a fresh interpreter by construction, never a fork of this one",
+}
+HELPERS = ("inprocess.py", "flamer_fork.py")
+SPAWN = re.compile(r"(^|\.)(run|Popen|call|check_call|check_output|exec\w*|spawn\w*|system)$")
+
+
+def _starts_flamer(call: ast.Call) -> bool:
+    """A process started on `-m flamer_ref` (an argv list, or a shell line)."""
+    if not SPAWN.search(ast.unparse(call.func)):
+        return False
+    for node in ast.walk(call):
+        if isinstance(node, (ast.List, ast.Tuple)):
+            words = [e.value if isinstance(e, ast.Constant) else None for e in node.elts]
+            if any(a == "-m" and b == "flamer_ref" for a, b in zip(words, words[1:])):
+                return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "-m flamer_ref" in node.value:
+            return True
+    return False
+
+
+def runs_flamer_itself(node: ast.AST) -> bool:
+    """Builds a CliRunner, or starts `python -m flamer_ref`, instead of asking one of the two helpers."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and (ast.unparse(n.func).split(".")[-1] == "CliRunner" or _starts_flamer(n)):
+            return True
+    return False
+
+
+def _own_flamer_runs() -> list[str]:
+    found = []
+    for path in sorted(TESTS.rglob("*.py")):
+        rel = path.relative_to(TESTS).as_posix()
+        if rel in HELPERS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                parts = [(f"{node.name}.{getattr(m, 'name', '<body>')}", m) for m in node.body]
+            else:
+                parts = [(getattr(node, "name", "<module>"), node)]
+            found += [f"{rel}::{name}" for name, part in parts if runs_flamer_itself(part)]
+    return found
+
+
+def test_flamer_runs_through_the_two_helpers():
+    found = _own_flamer_runs()
+    assert sorted(set(found) - set(OWN_FLAMER_PROCESS)) == [], "use tests/inprocess.py or tests/flamer_fork.py"
+    assert sorted(set(OWN_FLAMER_PROCESS) - set(found)) == []  # the list holds no stale entry
+
+
+def test_the_flamer_check_sees_each_way():
+    def sees(src: str) -> bool:
+        return runs_flamer_itself(ast.parse(src))
+
+    assert sees("def invoke(*a):\n    return CliRunner().invoke(app, list(a))\n")
+    assert sees("runner = typer.testing.CliRunner()\n")
+    assert sees("def run(*a):\n    return subprocess.run([sys.executable, '-m', 'flamer_ref', *a])\n")
+    assert sees("p = subprocess.Popen([sys.executable, '-m', 'flamer_ref', 'cards'], stdout=PIPE)\n")
+    assert sees("os.execv(sys.executable, [sys.executable, '-m', 'flamer_ref', 'fight'])\n")
+    assert sees("subprocess.run(f'exec {sys.executable} -m flamer_ref rule x >&-', shell=True)\n")
+    assert not sees("r = invoke('rule', 'x')\np = flamer_fork.run('rule', 'x', env=ENV)\n")
+    assert not sees("subprocess.run([sys.executable, '-m', 'pip', 'install', wheel])\n")
+    assert not sees("subprocess.run(['pdftotext', path, '-'])\n")

@@ -7,16 +7,16 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from flamer_ref.corpus import load
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 
 def cli_json(*args):
-    r = CliRunner().invoke(app, [*args, "--json"])
+    r = invoke(*args, "--json")
     assert r.exit_code == 0, r.output
     return json.loads(r.stdout)
 

@@ -8,13 +8,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
+import flamer_fork
 import jsonschema
 import pytest
 
@@ -512,12 +511,9 @@ def test_several_problems_reported_together(tree):
 
 
 # ---------------------------------------------------------------- (d) CLI ----
-def run_validate(root: Path, *extra: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "FLAMER_CACHE_DIR": "", "PYTHONIOENCODING": "utf-8"}
-    env.pop("FLAMER_DEBUG", None)
-    env.pop("FLAMER_DATA", None)
-    return subprocess.run([sys.executable, "-m", "flamer_ref", "validate", "--data", str(root), *extra],
-                          capture_output=True, text=True, encoding="utf-8", env=env, timeout=60)
+# `flamer validate --data ROOT …` as a real process (tests/flamer_fork.py), no cache folder
+run_validate = functools.partial(flamer_fork.run, "validate", "--data", cache="", timeout=60,
+                                 env={"PYTHONIOENCODING": "utf-8", "FLAMER_DEBUG": None, "FLAMER_DATA": None})
 
 
 def test_cli_validate_broken_tree(tree):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from flamer_fork import run as flamer_process
-from inprocess import invoke
+from inprocess import isolated as invoke
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 FOUR = "거신 vs 별마대, 별마대, 별마대, 별마대"  # four defenders in one cell: refused, citing move.limit

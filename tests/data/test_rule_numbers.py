@@ -17,24 +17,19 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+
+from inprocess import invoke
 
 from flamer_ref import datawords, numbering
-from flamer_ref.cli import app
 from flamer_ref.corpus import load, parse
 from flamer_ref.errors import DataError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def corpus():
     return load()
-
-
-def invoke(*args, **kw):
-    return runner.invoke(app, list(args), **kw)
 
 
 # ------------------------------------------------------------------ the numbers ----

@@ -1,5 +1,6 @@
 """`flamer simulate` and `flamer examples` through the real command line (exit codes 0 / 1 / 2)."""
 
+import functools
 import json
 from pathlib import Path
 
@@ -30,8 +31,7 @@ def runner_kinds():
     return tuple(RUNNERS)
 
 
-def flamer(*args):
-    return flamer_fork.run(*args, cwd=ROOT, timeout=120)  # a real process, forked from a warm interpreter
+flamer = functools.partial(flamer_fork.run, cwd=ROOT, timeout=120)  # a real process, forked from a warm interpreter
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,9 @@ and particles chosen by 받침."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
+import flamer_fork
 import pytest
 
 from flamer_ref import runner
@@ -143,8 +142,7 @@ def test_cli_answers_a_forbidden_play_as_a_ruling(tmp_path):
                  '    A: [{id: a2, name: 가, lv: 1, hp: 1, atk: 1}]\n    B: [{id: b2, name: 나, lv: 1, hp: 1, atk: 1}]\n'
                  'response:\n- {side: B, effect: {attack: 1, cell: "1,1"}}\n- {side: A, effect: {attack: 1, cell: "2,2"}}\n',
                  encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", str(f)], capture_output=True, text=True,
-                         timeout=120)
+    out = flamer_fork.run("simulate", str(f), timeout=120)
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr.startswith("불가 — 맞대응은") and "근거: 조항 5.4 맞대응" in out.stderr
     assert "12행" in out.stderr and "Traceback" not in out.stderr
@@ -272,8 +270,8 @@ def test_compare_speaks_korean_and_lists_event_level_differences(corpus, run):
 
 
 def test_compare_of_the_shipped_vacated_scenario():
-    out = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", "scenarios/vacated-by-cost.yaml",
-                          "--compare", "2026-09-23"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    out = flamer_fork.run("simulate", "scenarios/vacated-by-cost.yaml", "--compare", "2026-09-23", cwd=ROOT,
+                          timeout=120)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "결론: 2026-09-24 판정으로 (2,4) 전투 결과·진내폭격의 효과가 달라짐"

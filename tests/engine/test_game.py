@@ -323,14 +323,11 @@ def test_bundled_game_record_as_computed_by_hand(corpus):
 
 def test_scenario_new_game_runs_as_printed():
     # `flamer scenario new 게임` prints a template that `flamer simulate -` resolves as written
-    from typer.testing import CliRunner
+    from inprocess import invoke
 
-    from flamer_ref.cli import app
-
-    runner = CliRunner()
-    tpl = runner.invoke(app, ["scenario", "new", "게임"])
+    tpl = invoke("scenario", "new", "게임")
     assert tpl.exit_code == 0 and "종류: 게임" in tpl.stdout
-    res = runner.invoke(app, ["simulate", "-", "--json"], input=tpl.stdout)
+    res = invoke("simulate", "-", "--json", input=tpl.stdout)
     assert res.exit_code == 0, res.stdout
     data = json.loads(res.stdout)
     assert data["kind"] == "game" and data["ended"] == {"round": 3, "winner": "DGM", "reasons": ["home"]}

@@ -336,13 +336,11 @@ def test_a_card_that_is_not_a_move_special_card_is_refused_in_the_move_block():
 
 # ------------------------------------------------------------- round output ----
 def _text(text: str, tmp_path) -> str:
-    from typer.testing import CliRunner
-
-    from flamer_ref.cli import app
+    from inprocess import invoke
 
     path = tmp_path / "r.yaml"
     path.write_text(textwrap.dedent(text), encoding="utf-8")
-    out = CliRunner().invoke(app, ["simulate", str(path)])
+    out = invoke("simulate", str(path))
     assert out.exit_code == 0, out.output
     return out.output
 

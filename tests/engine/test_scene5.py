@@ -1,9 +1,9 @@
 """The spec sample combat-scene5.yaml: 병풍 makes 수문장 Lv 6 and 재부팅 flips drill in step 2."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+import flamer_fork
 
 from .conftest import events
 
@@ -66,8 +66,7 @@ def test_scene5_without_field_is_different(run):
 def test_scene5_cli_json(tmp_path):
     f = tmp_path / "s5.yaml"
     f.write_text(_scene5_text(), encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", str(f), "--json"], capture_output=True,
-                         text=True, cwd=HERE)
+    out = flamer_fork.run("simulate", str(f), "--json", cwd=HERE, timeout=None)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     for key in ("kind", "as_of", "cells", "prisoners", "fragments", "events", "unresolved"):

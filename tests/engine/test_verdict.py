@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+
+from inprocess import invoke
 
 from flamer_ref import runner, verdict
-from flamer_ref.cli import app
 from flamer_ref.engine.turns import run_any
 from flamer_ref.scenario_files import load_any
 from flamer_ref.render import render
@@ -20,17 +20,6 @@ from .conftest import P, scenario
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
 HEAD = {"combat": "판정: ", "move": "판정: ", "victory": "판정: ", "field": "판정: ", "round": "판정: ", "game": "판정: "}
-
-
-class _Out:
-    def __init__(self, r):
-        self.returncode, self.stdout, self.stderr = r.exit_code, r.stdout, r.stderr
-
-
-def flamer(*args, stdin=None):
-    """flamer in-process: these tests read what an answer says (the exit codes and streams of a real
-    process are tests/cli/test_cli_hygiene.py's); paths are absolute, so the working folder does not matter."""
-    return _Out(CliRunner().invoke(app, list(args), input=stdin))
 
 
 def example_results(corpus):
@@ -137,32 +126,32 @@ def test_verdict_statuses(run, corpus):
 def test_text_and_md_outputs_start_with_the_verdict():
     assert len(SCENARIOS) >= 5  # the bundled scenarios were found
     for f in SCENARIOS:
-        out = flamer("simulate", str(f))
-        assert out.returncode == 0, out.stderr
-        brief = flamer("simulate", str(f), "--brief")
-        assert brief.returncode == 0, brief.stderr
+        out = invoke("simulate", str(f))
+        assert out.exit_code == 0, out.stderr
+        brief = invoke("simulate", str(f), "--brief")
+        assert brief.exit_code == 0, brief.stderr
         blines = brief.stdout.splitlines()
         assert 1 <= len(blines) <= 4 and blines[0].startswith("판정: ")
         assert out.stdout.splitlines()[:2] == blines[:2]  # (a closing note may point elsewhere under --brief)
-        md = flamer("simulate", str(f), "--format", "md")
-        assert md.returncode == 0 and md.stdout.startswith("> 판정: "), md.stdout[:80]
+        md = invoke("simulate", str(f), "--format", "md")
+        assert md.exit_code == 0 and md.stdout.startswith("> 판정: "), md.stdout[:80]
 
 
 def test_brief_json_and_other_outputs():
     f = str(ROOT / "scenarios" / "two-cells.yaml")
-    out = flamer("simulate", f, "--brief", "--json")
-    assert out.returncode == 0, out.stderr
+    out = invoke("simulate", f, "--brief", "--json")
+    assert out.exit_code == 0, out.stderr
     obj = json.loads(out.stdout)
     assert obj["verdict"]["kind"] == "combat" and obj["lines"][0].startswith("판정: ")
     assert len(obj["lines"]) <= 4
-    br = flamer("simulate", f, "--all-branches")
+    br = invoke("simulate", f, "--all-branches")
     assert br.stdout.startswith("결론: 공격자가 고를 수 있는 전투 순서 2가지 모두 같은 결과")
-    cmp = flamer("simulate", str(ROOT / "scenarios" / "vacated-by-cost.yaml"), "--compare", "2026-09-23", "--brief")
-    assert cmp.returncode == 0 and cmp.stdout.startswith("결론: ") and len(cmp.stdout.splitlines()) <= 4
+    cmp = invoke("simulate", str(ROOT / "scenarios" / "vacated-by-cost.yaml"), "--compare", "2026-09-23", "--brief")
+    assert cmp.exit_code == 0 and cmp.stdout.startswith("결론: ") and len(cmp.stdout.splitlines()) <= 4
     # stdin works with --brief too
     text = (ROOT / "scenarios" / "combat-scene5.yaml").read_text(encoding="utf-8")
-    sin = flamer("simulate", "-", "--brief", stdin=text)
-    assert sin.returncode == 0 and sin.stdout.startswith("판정: 공격자(DGM)가 4회차에 (2,4)를 점령")
+    sin = invoke("simulate", "-", "--brief", input=text)
+    assert sin.exit_code == 0 and sin.stdout.startswith("판정: 공격자(DGM)가 4회차에 (2,4)를 점령")
 
 
 def test_present_scenario_keeps_its_signature():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -13,9 +14,7 @@ import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def flamer(*args, stdin=None):
-    # a real process, forked from a warm interpreter
-    return flamer_fork.run(*args, cwd=ROOT, input=stdin if stdin is not None else "", timeout=120)
+flamer = functools.partial(flamer_fork.run, cwd=ROOT, timeout=120)  # a real process, forked from a warm interpreter
 
 
 # (line, extra options) — the two lines first, then the everyday disputes

@@ -14,15 +14,16 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from urllib.parse import quote
+
+import functools
+from pathlib import Path
 
 import pytest
 import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
-from typer.testing import CliRunner
+from inprocess import invoke
 
 from flamer_ref import links
-from flamer_ref.cli import app
 
 PAGE = "%ED%8C%90%EC%A0%95%EA%B8%B0.html"  # 판정기.html
 SITE = "https://example.org/flamer"
@@ -130,12 +131,12 @@ def test_escaping_is_what_the_page_writes_with_encodeURIComponent():
 
 # ---------------------------------------------------------------- the CLI ----
 @pytest.fixture
-def cli(monkeypatch, tmp_path):
-    def invoke(*args, env=None):
-        monkeypatch.setattr(sys, "argv", ["flamer", *args])
-        return CliRunner().invoke(app, list(args), env={"FLAMER_CACHE_DIR": str(tmp_path), "FLAMER_DATA": None,
-                                                         "FLAMER_SITE_URL": None, **(env or {})})
-    return invoke
+def cli(tmp_path):
+    return functools.partial(invoke, cache=tmp_path, env=CLEAN)
+
+
+#: the bundled data and no site address, whatever this shell has set
+CLEAN = {"FLAMER_DATA": None, "FLAMER_SITE_URL": None}
 
 
 README_FIGHTS = [  # README's fight lines, and the options a link carries
@@ -216,11 +217,11 @@ def test_html_puts_the_link_in_the_page_and_md_and_brief_end_with_it(cli):
 
 
 def test_site_url_from_the_environment(cli):
-    got = cli("fight", "거신 vs 별마대", "--link", env={"FLAMER_SITE_URL": "https://chat.example/site/"})
+    got = cli("fight", "거신 vs 별마대", "--link", env={**CLEAN, "FLAMER_SITE_URL": "https://chat.example/site/"})
     assert got.exit_code == 0
     assert got.stdout.splitlines()[-1] == "https://chat.example/site/" + PAGE + "#" + spec_hash("거신 vs 별마대")
     # --site-url wins over the environment
-    got = cli("fight", "거신 vs 별마대", "--link", "--site-url", SITE, env={"FLAMER_SITE_URL": "https://x.example"})
+    got = cli("fight", "거신 vs 별마대", "--link", "--site-url", SITE, env={**CLEAN, "FLAMER_SITE_URL": "https://x.example"})
     assert got.stdout.splitlines()[-1].startswith(SITE + "/" + PAGE)
 
 
@@ -260,13 +261,9 @@ def test_a_refused_play_is_a_verdict_and_keeps_its_link(cli):
         assert "link" not in json.loads(got.stdout), bad
 
 
-def flamer(*args, env=None):
-    import os
-    from pathlib import Path
-
-    e = {k: v for k, v in os.environ.items() if k != "FLAMER_SITE_URL"}
-    # a real process, forked from a warm interpreter
-    return flamer_fork.run(*args, timeout=60, cwd=Path(__file__).resolve().parents[2], env={**e, **(env or {})})
+# a real process, forked from a warm interpreter, with no site address unless a test gives one
+flamer = functools.partial(flamer_fork.run, timeout=60, cwd=Path(__file__).resolve().parents[2],
+                           env={"FLAMER_SITE_URL": None})
 
 
 def test_link_usage_errors_are_korean_and_exit_2():
@@ -286,6 +283,6 @@ def test_link_usage_errors_are_korean_and_exit_2():
 
 
 def test_help_tells_link_site_url_and_stat():
-    out = CliRunner().invoke(app, ["fight", "--help"]).stdout
+    out = invoke("fight", "--help").stdout
     for opt in ("--link", "--site-url", "FLAMER_SITE_URL", "--stat"):
         assert opt in out

@@ -12,11 +12,10 @@ import json
 import sys
 
 import pytest
-from typer.testing import CliRunner
+from inprocess import invoke
 
 from flamer_ref import corpus as corpus_mod
 from flamer_ref import yamlio
-from flamer_ref.cli import app
 from flamer_ref.engine import combat
 from flamer_ref.inforce import InForce
 
@@ -34,7 +33,7 @@ def runs(monkeypatch):
     """Every resolution of a combat during the test: (as_of, overrides) per call."""
     corpus = corpus_mod.load()  # loaded (and its cache written) before anything is counted
     # every module on a fight's way imported, holding the real entry, before it is swapped for the counter
-    CliRunner().invoke(app, ["fight", "거신 vs 별마대", "--compare", "2026-09-23", "--json"])
+    invoke("fight", "거신 vs 별마대", "--compare", "2026-09-23", "--json")
     calls = _Calls()
 
     def counted(scn, corpus, *args, **kw):
@@ -71,7 +70,7 @@ def _rules_in_force(corpus, as_of, overrides) -> frozenset:
 
 
 def _fight(*args):
-    r = CliRunner().invoke(app, ["fight", *args])
+    r = invoke("fight", *args)
     assert r.exit_code == 0, (r.stdout, r.stderr)
     return r
 
@@ -111,13 +110,9 @@ def test_a_value_the_file_reader_refuses_is_refused_as_the_file_would_be():
     """The one path parses the fight's data without writing YAML; a value the YAML reader's gate refuses (a
     23-digit stat) must still be refused with the file's own message, not passed to the engine (found by
     the calculator test: the fight asked for 개미's ATK instead)."""
-    from typer.testing import CliRunner
-
-    from flamer_ref.cli import app
-
     for argv in (["fight", "수문장 vs 개미", "--stat", "개미 체력 12345678901234567890123"],
                  ["fight", "수문장 vs 개미(hp 99999999999999999999999)"]):
-        r = CliRunner().invoke(app, argv)
+        r = invoke(*argv)
         assert r.exit_code == 1, (argv, r.stdout, r.stderr)
         assert "수가 너무 큽니다 (23자리; 절댓값 1,000,000,000 이하만 받습니다)" in r.stderr, (argv, r.stderr)
         assert "공격력" not in r.stderr

@@ -15,22 +15,18 @@ In-process (typer's CliRunner); the terminal flow itself is tests/fight/test_fig
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 
 import pytest
-from typer.testing import CliRunner
+from inprocess import invoke
 
-from flamer_ref.cli import app
 
 
 @pytest.fixture
-def cli(monkeypatch, tmp_path):
-    def invoke(*args):
-        monkeypatch.setattr(sys, "argv", ["flamer", *args])
-        return CliRunner().invoke(app, list(args), env={"FLAMER_CACHE_DIR": str(tmp_path), "FLAMER_DATA": None,
-                                                         "FLAMER_SITE_URL": None})
-    return invoke
+def cli(tmp_path):
+    return functools.partial(invoke, cache=tmp_path, env={"FLAMER_DATA": None, "FLAMER_SITE_URL": None})
 
 
 def ok(r) -> dict | str:

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
+import flamer_fork
 import pytest
 import yaml
-from inprocess import HANGUL, clean_error, invoke
+from inprocess import HANGUL, clean_error, isolated as invoke
 
 from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
@@ -175,15 +173,13 @@ def test_data_tree_templates_are_never_rendered(data_copy, tmp_path):
         path = data_copy / "templates" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(PAYLOAD % marker, encoding="utf-8")
-    env = {**os.environ, "FLAMER_DATA": str(data_copy), "FLAMER_CACHE_DIR": "", "PYTHONIOENCODING": "utf-8"}
-    env.pop("FLAMER_DEBUG", None)
     scene = (data_root() / "scenarios" / "combat-scene5.yaml") if (data_root() / "scenarios").is_dir() else None
     runs = [["rule", "combat.step7.sweep"], ["search", "정착"]]
     if scene is not None:
         runs += [["simulate", str(scene)], ["simulate", str(scene), "--format", "html"]]
     for args in runs:
-        p = subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                           encoding="utf-8", env=env, timeout=60)
+        p = flamer_fork.run(*args, data=data_copy, cache="", env={"PYTHONIOENCODING": "utf-8", "FLAMER_DEBUG": None},
+                            timeout=60)
         assert p.returncode == 0, (args, p.stderr)
         assert p.stdout.strip() and "내부 오류" not in p.stderr
     assert not marker.exists(), "a data tree's template ran a shell command"
@@ -288,8 +284,7 @@ def test_faq_markdown_escapes_data_text(data_copy):
 
 # --------------------------------------------------------------- odd terminals ----
 def test_option_with_an_extra_value_is_a_korean_usage_error():
-    p = subprocess.run([sys.executable, "-m", "flamer_ref", "cards", "--structure", "maybe"], capture_output=True,
-                       text=True, encoding="utf-8", timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    p = flamer_fork.run("cards", "--structure", "maybe", timeout=60, env={"PYTHONIOENCODING": "utf-8"})
     assert p.returncode == 2
     assert "Got unexpected" not in p.stderr and "사용법 오류" in p.stderr and "maybe" in p.stderr
 

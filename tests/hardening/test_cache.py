@@ -4,12 +4,11 @@ answer or fails a command (wrong type, truncated, random bytes, edited bytes, FI
 
 from __future__ import annotations
 
+import functools
 import json
 import marshal
 import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import flamer_fork
@@ -93,10 +92,8 @@ def test_cache_path_that_is_a_folder_or_fifo_is_skipped(tmp_path, monkeypatch, s
     assert _answers(root) == expected  # must not block on the writer-less FIFO
 
 
-def run(*args, data: Path, cache: Path, timeout=20):
-    env = {**os.environ, "FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": str(cache), "PYTHONIOENCODING": "utf-8"}
-    # a real process, forked from a warm interpreter (tests/flamer_fork.py)
-    return flamer_fork.run(*args, env=env, timeout=timeout)
+# a real process, forked from a warm interpreter (tests/flamer_fork.py); each call names its data and cache
+run = functools.partial(flamer_fork.run, env={"PYTHONIOENCODING": "utf-8"}, timeout=20)
 
 
 @pytest.mark.parametrize("how", ["fifo", "int", "random", "code"])
@@ -157,10 +154,8 @@ def test_unwritable_index_is_retried_and_no_temp_files(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ flamer validate (issue 11) ----
 def validate(root, *extra):
-    env = {**os.environ, "FLAMER_CACHE_DIR": "", "PYTHONIOENCODING": "utf-8"}
     args = ["validate", "--data", str(root), *extra] if root is not None else ["validate", *extra]
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", env=env, timeout=60)
+    return flamer_fork.run(*args, cache="", env={"PYTHONIOENCODING": "utf-8"}, timeout=60)
 
 
 def _clean_error(p, *needles):

@@ -22,13 +22,13 @@ import zlib
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+
+import inprocess
 
 from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
 from flamer_ref import searchindex
 from flamer_ref import site as site_mod
-from flamer_ref.cli import app
 from flamer_ref.errors import BadInput
 from flamer_ref.outfile import write_atomic
 from flamer_ref.paths import cache_dir
@@ -44,9 +44,9 @@ SUFFIXES = {".corpus": b"C", ".index": b"I", ".pairs": b"P", ".similar": b"S"}
 QUERIES = ("첫째", "ㅊㅉ", "첫조항", "둘째 조항 본문")
 
 
-def invoke(*args: str, data: Path, cache: Path | str):
-    cachefile.MEMO.clear()
-    r = CliRunner().invoke(app, list(args), env={"FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": str(cache)})
+def invoke_clean(*args: str, data: Path, cache: Path | str):
+    """`flamer ARGS` in-process on a data tree and cache folder, a fresh corpus memo; no internal error."""
+    r = inprocess.invoke(*args, data=data, cache=cache, fresh=True)
     assert "내부 오류" not in r.stderr and "Traceback" not in r.stderr, r.stderr
     return r
 
@@ -55,10 +55,10 @@ def warm(data: Path, cache: Path) -> dict:
     """Run what writes all four cache files; the answers, to compare with later."""
     out = {}
     for q in QUERIES:
-        r = invoke("search", q, "--json", data=data, cache=cache)
+        r = invoke_clean("search", q, "--json", data=data, cache=cache)
         assert r.exit_code == 0, r.stderr
         out[q] = json.loads(r.stdout)
-    r = invoke("rule", "a.first", "--json", data=data, cache=cache)
+    r = invoke_clean("rule", "a.first", "--json", data=data, cache=cache)
     assert r.exit_code == 0, r.stderr
     out["rule"] = json.loads(r.stdout)
     return out
@@ -281,10 +281,10 @@ def test_crc32_and_adler32_collision_does_not_answer_from_old_data(tmp_path):
     cache = tmp_path / "cache"
     cards = data / "cards" / "cards.yaml"
     cards.write_bytes(old)
-    r = invoke("card", "수문장", "--json", data=data, cache=cache)
+    r = invoke_clean("card", "수문장", "--json", data=data, cache=cache)
     assert r.exit_code == 0 and json.loads(r.stdout)["atk"] == 1, r.stderr
     cards.write_bytes(new)
-    r = invoke("card", "수문장", "--json", data=data, cache=cache)
+    r = invoke_clean("card", "수문장", "--json", data=data, cache=cache)
     assert r.exit_code == 0 and json.loads(r.stdout)["atk"] == 9, r.stderr
 
 
@@ -319,7 +319,7 @@ def test_site_list_larger_than_any_written_is_refused_unread(tmp_path, monkeypat
     with pytest.raises(BadInput, match="망가졌거나 flamer site가 쓴 것이 아닙니다"):
         check_target(str(site))
     assert not spy.sizes or max(spy.sizes) <= MARKER_MAX_BYTES
-    r = CliRunner().invoke(app, ["site", str(site)], env={"FLAMER_CACHE_DIR": ""})
+    r = inprocess.invoke("site", str(site), cache="")
     assert r.exit_code == 1 and "망가졌거나" in r.stderr, r.stderr
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import errno
+import functools
 import io
 import json
 import os
@@ -28,11 +29,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+
+import inprocess
 
 from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
-from flamer_ref.cli import app
 from flamer_ref.errors import DataError, Problem, os_reason
 from flamer_ref.paths import data_root
 
@@ -42,10 +43,8 @@ RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2
 BIDI = ["\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))]
 
 
-def invoke(args, data: Path, cache: Path | str = ""):
-    cachefile.MEMO.clear()
-    return CliRunner().invoke(app, [str(a) for a in args],
-                              env={"FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": str(cache), "FLAMER_DEBUG": ""})
+# in-process on a data tree of the test's: no cache folder unless given, a fresh corpus memo, no debug output
+in_tree = functools.partial(inprocess.invoke, cache="", fresh=True, env={"FLAMER_DEBUG": ""})
 
 
 def korean_error(r, *needles) -> str:
@@ -137,7 +136,7 @@ def misspelt_sources(tmp_path_factory) -> Path:
 
 def test_one_sources_typo_is_said_once_per_page(misspelt_sources):
     """Was 7–11 s and ~380 lines: now each missing page once, with how many places cite it."""
-    r = invoke(["rule", "combat.step7.sweep"], misspelt_sources)
+    r = in_tree("rule", "combat.step7.sweep", data=misspelt_sources)
     err = korean_error(r, "'soruces'", "'sources'의 오타라면")
     lines = err.strip().splitlines()
     assert len(lines) <= 15, err
@@ -149,7 +148,7 @@ def test_one_sources_typo_is_said_once_per_page(misspelt_sources):
 
 
 def test_validate_json_lists_every_problem_once(misspelt_sources):
-    r = invoke(["validate", "--data", misspelt_sources, "--json"], misspelt_sources)
+    r = in_tree("validate", "--data", misspelt_sources, "--json", data=misspelt_sources)
     assert r.exit_code == 1
     problems = json.loads(r.stdout)["problems"]
     keys = [(p["file"], p["line"], p["key"], p["message"]) for p in problems]
@@ -186,12 +185,12 @@ TOP_KEYS = [
 def test_clauses_scalar_is_one_problem(tree, value):
     """The reproducer: `clauses: 7` (1.5, true …) in a clause file was 내부 오류 (TypeError)."""
     tree.write("rules/clauses/b.yaml", f"section: {{id: b, title: 나 섹션, order: 20}}\nclauses: {value}\n")
-    r = invoke(["validate", "--data", tree.root, "--json"], tree.root)
+    r = in_tree("validate", "--data", tree.root, "--json", data=tree.root)
     korean_error(r, "rules/clauses/b.yaml", "'clauses'의 값은 목록이어야 합니다")
     problems = json.loads(r.stdout)["problems"]
     assert len(problems) == 1 and problems[0]["file"] == "rules/clauses/b.yaml" and problems[0]["key"] == "clauses"
     assert problems[0]["line"] == 2
-    korean_error(invoke(["rule", "a.first"], tree.root), "rules/clauses/b.yaml", "clauses")
+    korean_error(in_tree("rule", "a.first", data=tree.root), "rules/clauses/b.yaml", "clauses")
 
 
 @pytest.mark.parametrize("rel,key,rest", TOP_KEYS, ids=[f"{f}:{k}" for f, k, _ in TOP_KEYS])
@@ -204,7 +203,7 @@ def test_a_scalar_top_level_value_names_file_and_key(tree, rel, key, rest, value
         text = rest + f"{key}: {value}\n"
     tree.write(rel, text)
     args = ["fight", "수문장 vs 적(lv1 hp1 atk1)"] if rel == "cards/effects.yaml" else ["validate", "--data", tree.root]
-    r = invoke(args, tree.root)
+    r = in_tree(*args, data=tree.root)
     err = korean_error(r, rel if rel != "cards/effects.yaml" else "effects")
     assert key in err, err
 
@@ -258,18 +257,18 @@ values: {}
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_an_unreadable_folder_is_one_error_naming_it(tree, monkeypatch, folder):
     tree.write("rules/boards/example.yaml", BOARD)
-    r = invoke(["validate", "--data", tree.root], tree.root)
+    r = in_tree("validate", "--data", tree.root, data=tree.root)
     assert r.exit_code == 0, r.stderr  # the tree itself is sound
     make_unreadable(monkeypatch, tree.root / folder)
-    r = invoke(["validate", "--data", tree.root], tree.root)
+    r = in_tree("validate", "--data", tree.root, data=tree.root)
     korean_error(r, f"{folder}/: 폴더를 읽을 수 없습니다 (권한이 없습니다)")
     assert len(r.stderr.strip().splitlines()) == 2, r.stderr  # 데이터 오류: + the one problem
-    r = invoke(["rule", "a.first"], tree.root)
+    r = in_tree("rule", "a.first", data=tree.root)
     if folder == "rules/boards":
         assert r.exit_code == 0  # a lookup does not read the board
     else:
         korean_error(r, f"{folder}/", "권한이 없습니다")
-    r = invoke(["search", "첫", "--json"], tree.root)
+    r = in_tree("search", "첫", "--json", data=tree.root)
     if folder != "rules/boards":
         korean_error(r, f"{folder}/")
         assert json.loads(r.stdout)["error"]["code"] == "data-error"
@@ -277,7 +276,7 @@ def test_an_unreadable_folder_is_one_error_naming_it(tree, monkeypatch, folder):
 
 def test_an_unreadable_data_folder_itself(tmp_path, monkeypatch):
     make_unreadable(monkeypatch, tmp_path)
-    korean_error(invoke(["rule", "a.first"], tmp_path / "data"), "폴더를 읽을 수 없습니다")
+    korean_error(in_tree("rule", "a.first", data=tmp_path / "data"), "폴더를 읽을 수 없습니다")
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
@@ -287,7 +286,7 @@ def test_a_real_chmod_000_folder(tree, folder):
     target = tree.root / folder
     target.chmod(0)
     try:
-        korean_error(invoke(["validate", "--data", tree.root], tree.root), f"{folder}/", "권한이 없습니다")
+        korean_error(in_tree("validate", "--data", tree.root, data=tree.root), f"{folder}/", "권한이 없습니다")
     finally:
         target.chmod(0o755)
 
@@ -304,7 +303,7 @@ def test_an_unreadable_effects_file_is_the_error_fight_gives(tree, tmp_path, mon
     tree.write("cards/effects.yaml", EFFECTS)
     make_unreadable(monkeypatch, files=[tree.root / "cards" / "effects.yaml"])
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    r = invoke(args, tree.root)
+    r = in_tree(*args, data=tree.root)
     err = korean_error(r, "파일을 읽을 수 없습니다 (권한이 없습니다)")
     if args[0] != "fight":  # (fight words a data problem as its own line: "전투: …")
         assert "cards/effects.yaml" in err, err
@@ -336,16 +335,16 @@ def test_bidi_controls_are_escaped_in_json():
 def test_search_json_and_text_with_an_arabic_letter_mark(tree, tmp_path):
     """The reproducer: U+061C in a query came back raw, in text and in --json."""
     query = "첫\u061c\u202e"
-    r = invoke(["search", query, "--json"], tree.root, tmp_path / "cache")
+    r = in_tree("search", query, "--json", data=tree.root, cache=tmp_path / "cache")
     assert r.exit_code == 0, r.stderr
     assert not RAW.search(r.stdout) and "\\u061c" in r.stdout and "\\u202e" in r.stdout
     assert json.loads(r.stdout)["query"] == query
-    r = invoke(["search", query], tree.root, tmp_path / "cache")
+    r = in_tree("search", query, data=tree.root, cache=tmp_path / "cache")
     assert r.exit_code == 0 and not RAW.search(r.stdout) and "<U+061C>" in r.stdout
 
 
 def test_json_errors_escape_them_too(tree):
-    r = invoke(["rule", "없는\u202e조항", "--json"], tree.root)
+    r = in_tree("rule", "없는\u202e조항", "--json", data=tree.root)
     assert r.exit_code == 1 and not RAW.search(r.stdout) and not RAW.search(r.stderr)
     assert "\u202e" in json.loads(r.stdout)["error"]["message"]
 
@@ -375,7 +374,7 @@ def test_site_pages_and_index_carry_no_raw_control(hostile_tree, tmp_path):
 
 
 def test_book_and_site_clean_alike(hostile_tree, tmp_path):
-    r = invoke(["book", "-o", tmp_path / "book.html"], hostile_tree.root)
+    r = in_tree("book", "-o", tmp_path / "book.html", data=hostile_tree.root)
     assert r.exit_code == 0, r.stderr
     book = (tmp_path / "book.html").read_text(encoding="utf-8")
     assert not RAW.search(book)
@@ -387,7 +386,7 @@ def test_an_unreadable_scenario_file_says_why_in_korean(tmp_path, monkeypatch):
     scn = tmp_path / "s.yaml"
     scn.write_text("kind: combat\n", encoding="utf-8")
     make_unreadable(monkeypatch, files=[scn])
-    r = CliRunner().invoke(app, ["simulate", str(scn)])
+    r = inprocess.invoke("simulate", str(scn))
     korean_error(r, "s.yaml", "파일을 읽을 수 없습니다 (권한이 없습니다)")
     assert "Permission denied" not in r.stderr
 

@@ -18,12 +18,10 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 
+import inprocess
 import pytest
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
 
 SEPARATORS = ["\r", "\n", "\x85", "\u2028", "\u2029", "\x0b", "\x0c"]
 SCALE = float(os.environ.get("FLAMER_FUZZ_SCALE", "1"))
@@ -64,10 +62,9 @@ def cache_dir(tmp_path_factory) -> str:
 
 
 @pytest.fixture
-def invoke(monkeypatch, cache_dir):
+def invoke(cache_dir):
     def run(args: list[str]):
-        monkeypatch.setattr(sys, "argv", ["flamer", *args])
-        r = CliRunner().invoke(app, args, env={"FLAMER_CACHE_DIR": cache_dir, "FLAMER_DATA": None})
+        r = inprocess.invoke(*args, cache=cache_dir, env={"FLAMER_DATA": None})
         assert r.exit_code in (0, 1, 2), (args, r.exit_code, r.stderr[-800:])
         assert r.exception is None or isinstance(r.exception, SystemExit), (args, repr(r.exception))
         assert "Traceback" not in r.stderr and "내부 오류" not in r.stderr + r.stdout, (args, r.stderr[-2000:])

@@ -14,21 +14,20 @@ as tests/test_fidelity_*.py do); a few in a subprocess, the way people run the t
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
+import flamer_fork
+import inprocess
 import pytest
-from typer.testing import CliRunner
 
 from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
-from flamer_ref.cli import app
 from flamer_ref.paths import data_root
 
 HANGUL = re.compile("[가-힣]")
@@ -128,10 +127,8 @@ def _data_files(root: Path) -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.yaml"))
 
 
-def invoke(*args: str, data: Path, cache: str = ""):
-    cachefile.MEMO.clear()
-    r = CliRunner().invoke(app, list(args), env={"FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": cache})
-    return r
+# in-process on a data tree: no cache folder unless given, a fresh corpus memo
+invoke = functools.partial(inprocess.invoke, cache="", fresh=True)
 
 
 def clean_error(r, what: str) -> dict:
@@ -215,11 +212,9 @@ def test_corrupt_data_in_a_real_process(how, clean_tree, tmp_path):
     path.write_bytes({"bad-utf8": data[:middle] + b"\xff\xfe" + data[middle:],
                       "nul": data[:middle] + b"\x00" + data[middle:],
                       "truncate": data[:middle]}[how])
-    env = {**os.environ, "FLAMER_DATA": str(root), "FLAMER_CACHE_DIR": "", "PYTHONIOENCODING": "utf-8"}
-    env.pop("FLAMER_DEBUG", None)
     for args in (["validate", "--data", str(root)], ["rule", RULE], ["search", QUERY]):
-        p = subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                           encoding="utf-8", env=env, timeout=60)
+        p = flamer_fork.run(*args, data=root, cache="", env={"PYTHONIOENCODING": "utf-8", "FLAMER_DEBUG": None},
+                            timeout=60)
         assert "Traceback" not in p.stderr and "내부 오류" not in p.stderr, (args, p.stderr)
         if how == "truncate" and p.returncode == 0:
             continue  # a cut at a line end can leave valid YAML

@@ -15,6 +15,7 @@ well under a second. FLAMER_FUZZ_SCALE / FLAMER_FUZZ_SEED as in tests/hardening/
 
 from __future__ import annotations
 
+import functools
 import json
 import marshal
 import os
@@ -22,12 +23,11 @@ import random
 import stat
 from pathlib import Path
 
+import inprocess
 import pytest
-from typer.testing import CliRunner
 
 from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
-from flamer_ref.cli import app
 from flamer_ref.site import GENERATOR, MARKER, write_site
 
 from datatree import write_minimal_corpus
@@ -41,9 +41,7 @@ COMMANDS = (("search", "첫째"), ("search", "ㅊㅉ"), ("search", "첫조항"),
 needs_symlinks = pytest.mark.skipif(os.name == "nt", reason="POSIX symbolic links")
 
 
-def invoke(*args: str, data: Path, cache: Path):
-    cachefile.MEMO.clear()
-    return CliRunner().invoke(app, list(args), env={"FLAMER_DATA": str(data), "FLAMER_CACHE_DIR": str(cache)})
+invoke = functools.partial(inprocess.invoke, fresh=True)  # each call names its data tree and cache folder
 
 
 def answers(data: Path, cache: Path, what: str) -> dict:

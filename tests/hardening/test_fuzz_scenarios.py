@@ -28,9 +28,9 @@ from contextlib import contextmanager
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from flamer_ref.engine.aliases import KEYS
 
 HANG_GUARD = 30  # SIGALRM: a case that has not ended by then fails instead of stalling the suite
@@ -455,7 +455,7 @@ def simulate(text: str, *extra: str):
     """`flamer simulate - --json` in-process: (exit code, stdout, stderr, seconds)."""
     t = time.monotonic()
     with hang_guard():
-        r = CliRunner().invoke(app, ["simulate", "-", "--json", *extra], input=text)
+        r = invoke("simulate", "-", "--json", *extra, input=text)
     took = time.monotonic() - t
     if isinstance(r.exception, Hang):
         raise r.exception
@@ -630,7 +630,7 @@ def test_people_formats_never_crash(doc, fmt):
     text = to_yaml(doc)
     code_json = simulate(text)[0]
     with hang_guard():
-        r = CliRunner().invoke(app, ["simulate", "-", "--format", fmt], input=text)
+        r = invoke("simulate", "-", "--format", fmt, input=text)
     assert r.exit_code == code_json, (r.exit_code, r.stdout, r.stderr, text)
     assert "내부 오류" not in r.stderr and "Traceback" not in r.stderr, r.stderr
     for raw in ("\x1b", "\x07"):

@@ -4,9 +4,8 @@ timeout, so that a hang fails the test instead of stalling the suite."""
 
 from __future__ import annotations
 
+import functools
 import os
-import subprocess
-import sys
 import time
 
 import flamer_fork
@@ -18,13 +17,10 @@ from flamer_ref.errors import DataError
 TIMEOUT = 30  # generous: the point is that a hang (minutes) fails, not to measure speed
 
 
-def run(*args, input=None, cwd=None):
-    env = dict(os.environ)
-    env.pop("_FLAMER_COMPLETE", None)
-    env.pop("FLAMER_DEBUG", None)
-    env.setdefault("PYTHONIOENCODING", "utf-8")
-    # a real process, forked from a warm interpreter (tests/flamer_fork.py)
-    return flamer_fork.run(*args, env=env, timeout=TIMEOUT, input=input, cwd=cwd)
+# a real process, forked from a warm interpreter (tests/flamer_fork.py): no completion request, no debug
+# traceback, UTF-8 streams unless this shell says otherwise
+run = functools.partial(flamer_fork.run, timeout=TIMEOUT, env={
+    "_FLAMER_COMPLETE": None, "FLAMER_DEBUG": None, "PYTHONIOENCODING": os.environ.get("PYTHONIOENCODING", "utf-8")})
 
 
 def refused(p, *needles):
@@ -126,9 +122,7 @@ def test_oversized_stdin_is_refused():
 def test_stdin_from_dev_zero_is_capped():
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
-    with open("/dev/zero", "rb") as zero:
-        p = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", "-"], stdin=zero,
-                           capture_output=True, timeout=TIMEOUT)
+    p = flamer_fork.run("simulate", "-", stdin="/dev/zero", text=False, timeout=TIMEOUT)
     assert p.returncode == 1
     err = p.stderr.decode("utf-8")
     assert "Traceback" not in err and "내부 오류" not in err and "표준 입력" in err

@@ -12,14 +12,14 @@ process (completion reads its environment, --install-completion writes to HOME).
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import sys
 
 import pytest
 import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
 import yaml
-from typer.testing import CliRunner
+from inprocess import invoke
 
 from flamer_ref.cli import app
 
@@ -33,13 +33,9 @@ def cache_dir(tmp_path_factory) -> str:
 
 
 @pytest.fixture
-def cli(monkeypatch, cache_dir):
-    """Run `flamer ARGS…` in-process; sys.argv is set as a shell would set it (fight writes it into its header)."""
-    def invoke(*args, input=None, env=None):
-        monkeypatch.setattr(sys, "argv", ["flamer", *args])
-        return CliRunner().invoke(app, list(args), input=input,
-                                  env={"FLAMER_CACHE_DIR": cache_dir, "FLAMER_DATA": None, **(env or {})})
-    return invoke
+def cli(cache_dir):
+    """Run `flamer ARGS…` in-process on the bundled data (sys.argv is set as a shell would set it)."""
+    return functools.partial(invoke, cache=cache_dir, env={"FLAMER_DATA": None})
 
 
 @pytest.fixture
@@ -217,10 +213,9 @@ def test_quoted_cuts_and_keeps_the_particle():
 
 
 # ---------------------------------------------------------------- fault 15 ----
-def run(*args, env=None, input=None):
-    e = {k: v for k, v in os.environ.items() if k not in ("_FLAMER_COMPLETE", "COMP_WORDS", "COMP_CWORD")}
-    e.update(env or {})
-    return flamer_fork.run(*args, env=e, timeout=60, input=input)  # a real process, forked from a warm interpreter
+#: no completion request, whatever this shell has set
+NO_COMPLETION = {"_FLAMER_COMPLETE": None, "COMP_WORDS": None, "COMP_CWORD": None}
+run = functools.partial(flamer_fork.run, env=NO_COMPLETION, timeout=60)  # a real process, forked from a warm interpreter
 
 
 @pytest.mark.parametrize("cword", ["x", "", " ", "1.5", "-1", "99", "１", "1e3", "2 ", "0x1"])
@@ -281,7 +276,7 @@ def test_an_unsupported_shell_is_refused_before_anything_is_written(tmp_path, op
     home.mkdir()
     (home / ".bashrc").write_text("# mine\n", encoding="utf-8")
     before = _snapshot(home)
-    p = run(option, shell, env={"HOME": str(home), "SHELL": "/bin/bash"})
+    p = run(option, shell, env={**NO_COMPLETION, "HOME": str(home), "SHELL": "/bin/bash"})
     assert p.returncode == 2, (p.returncode, p.stdout, p.stderr)
     assert p.stderr.startswith(f"사용법 오류: {option}: '{shell}'") and "지원하지 않는 셸" in p.stderr
     assert all(s in p.stderr for s in ("bash", "zsh", "fish", "PowerShell")) and "Traceback" not in p.stderr
@@ -292,7 +287,7 @@ def test_an_unsupported_shell_is_refused_before_anything_is_written(tmp_path, op
 def test_a_supported_shell_named_in_any_case_still_installs(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    p = run("--install-completion", "ZSH", env={"HOME": str(home), "SHELL": "/bin/bash"})
+    p = run("--install-completion", "ZSH", env={**NO_COMPLETION, "HOME": str(home), "SHELL": "/bin/bash"})
     assert p.returncode == 0 and "zsh 자동 완성을 설치했습니다" in p.stdout, p.stderr
     assert any("_FLAMER_COMPLETE" in v.decode() for v in _snapshot(home).values())
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
-import subprocess
-import sys
-import time
 
 from pathlib import Path
 
+import flamer_fork
 import pytest
 import yaml
 
@@ -18,11 +17,7 @@ from flamer_ref.engine.types import MAX_ROUNDS, MAX_SCENARIO_CELLS
 from engine.conftest import P, corpus, events, run, scenario  # noqa: F401  (fixtures)
 
 
-def _flamer(*args, timeout=30):
-    t = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          encoding="utf-8", timeout=timeout)
-    return proc, time.monotonic() - t
+flamer = functools.partial(flamer_fork.run, timeout=30)  # a real process; the timeout only catches a hang
 
 
 def _write(tmp_path, name, doc):
@@ -58,7 +53,7 @@ def test_cli_huge_board_is_a_korean_error_fast(tmp_path, w, h):
         "kind": "move", "attacker": "A", "board": {"width": w, "height": h},
         "cells": {"1,1": {"A": [P("a")]}, "3,3": {"B": [P("b")]}},
         "moves": [{"piece": "a", "path": ["1,1", "2,2"]}]})
-    proc, took = _flamer("simulate", path)
+    proc = flamer("simulate", path)
     assert proc.returncode == 1  # the subprocess timeout is the hang guard; speed is benchmarks/big_scenario.py
     assert "board.width" in proc.stderr and f"{MAX_BOARD_SIDE}까지만" in proc.stderr
     assert "Traceback" not in proc.stderr and "내부 오류" not in proc.stderr
@@ -76,7 +71,7 @@ def test_huge_hp_in_eight_cells_ends_fast_and_small(tmp_path):
     big = 1_000_000_000
     cells = {f"{i},0": {"A": [P(f"a{i}", hp=big, atk=1)], "B": [P(f"b{i}", hp=big, atk=1)]} for i in range(8)}
     path = _write(tmp_path, "huge.yaml", scenario(cells))
-    proc, took = _flamer("simulate", path, "--json")
+    proc = flamer("simulate", path, "--json")
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.encode()) < 1_000_000
     res = json.loads(proc.stdout)
@@ -129,12 +124,12 @@ def test_limit_passed_only_when_certain(run, monkeypatch):
 def test_all_branches_on_independent_cells_is_one_branch(tmp_path):
     cells = {f"{i % 10},{i // 10}": {"A": [P(f"a{i}", lv=3)], "B": [P(f"b{i}", lv=2, hp=2)]} for i in range(100)}
     path = _write(tmp_path, "c100.yaml", scenario(cells))
-    proc, took = _flamer("simulate", path, "--all-branches", "--json")
+    proc = flamer("simulate", path, "--all-branches", "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["note"] == "independent" and out["orders_tried"] == 1 and out["distinct"] == 1
     assert len(out["branches"]) == 1 and len(out["branches"][0]["outcome"]["cells"]) == 100
-    text, _ = _flamer("simulate", path, "--all-branches")
+    text = flamer("simulate", path, "--all-branches")
     assert text.returncode == 0 and "전투 순서와 무관" in text.stdout
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from inprocess import clean_error, invoke
+from inprocess import clean_error, isolated as invoke
 
 from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod

@@ -18,6 +18,7 @@ tests/web/test_calculator.py.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -28,10 +29,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from typer.testing import CliRunner
+from inprocess import invoke
 
 from flamer_ref import dates, links
-from flamer_ref.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 CALCULATOR_JS = ROOT / "templates" / "site" / "assets" / "calculator.js"
@@ -284,12 +284,8 @@ def test_unknown_keys_and_repeated_keys_are_damage():
 
 # ------------------------------------------------------------------ the CLI ----
 @pytest.fixture
-def cli(monkeypatch, tmp_path):
-    def invoke(*args):
-        monkeypatch.setattr(sys, "argv", ["flamer", *args])
-        return CliRunner().invoke(app, list(args), env={"FLAMER_CACHE_DIR": str(tmp_path), "FLAMER_DATA": None,
-                                                         "FLAMER_SITE_URL": None})
-    return invoke
+def cli(tmp_path):
+    return functools.partial(invoke, cache=tmp_path, env={"FLAMER_DATA": None, "FLAMER_SITE_URL": None})
 
 
 def markdown_html(text: str) -> str | None:

@@ -5,10 +5,9 @@ non-UTF-8 locale, and small usage errors. Nothing here writes to a real /dev fil
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import flamer_fork
@@ -21,14 +20,10 @@ from flamer_ref.site import MARKER, GENERATOR, write_site
 TIMEOUT = 300
 
 
-def run(*args, env_extra=None):
-    env = dict(os.environ)
-    env.pop("_FLAMER_COMPLETE", None)
-    env.pop("FLAMER_DEBUG", None)
-    env["PYTHONIOENCODING"] = "utf-8"
-    env.update(env_extra or {})
-    # a real process, forked from a warm interpreter (tests/flamer_fork.py); output as bytes
-    return flamer_fork.run(*args, env=env, timeout=TIMEOUT, text=False)
+#: no completion request, no debug traceback, UTF-8 streams
+ENV = {"_FLAMER_COMPLETE": None, "FLAMER_DEBUG": None, "PYTHONIOENCODING": "utf-8"}
+# a real process, forked from a warm interpreter (tests/flamer_fork.py); output as bytes
+run = functools.partial(flamer_fork.run, env=ENV, timeout=TIMEOUT, text=False)
 
 
 def text(b: bytes) -> str:
@@ -229,12 +224,12 @@ def test_site_empty_path_is_a_usage_error():
 # ------------------------------------------------------------ argv/usage ----
 def test_korean_argument_under_posix_locale():
     env = {"PYTHONUTF8": "0", "LC_ALL": "POSIX", "LANG": "C"}
-    p = subprocess.run([sys.executable, "-m", "flamer_ref", "card", "수문장".encode("utf-8")], capture_output=True,
-                       env={**os.environ, "PYTHONIOENCODING": "utf-8", **env}, timeout=TIMEOUT)
+    # bytes arguments, another locale: a fresh `python -m flamer_ref`
+    p = flamer_fork.run("card", "수문장".encode("utf-8"), env={"PYTHONIOENCODING": "utf-8", **env}, timeout=TIMEOUT,
+                        text=False)
     assert p.returncode == 0, text(p.stderr)
     assert "수문장" in text(p.stdout)
-    p = subprocess.run([sys.executable, "-m", "flamer_ref", "card", b"\xed\xa0\x80"], capture_output=True,
-                       env={**os.environ, "PYTHONIOENCODING": "utf-8", **env}, timeout=TIMEOUT)
+    p = flamer_fork.run("card", b"\xed\xa0\x80", env={"PYTHONIOENCODING": "utf-8", **env}, timeout=TIMEOUT, text=False)
     err = text(p.stderr)
     assert p.returncode == 1 and "udc" not in err and "Traceback" not in err, err
 

@@ -6,12 +6,13 @@ folder is never created in the current directory nor able to fail a command."""
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
+import flamer_fork
 import pytest
 
 from flamer_ref.cleantext import clean, json_clean
@@ -19,11 +20,8 @@ from flamer_ref.cleantext import clean, json_clean
 RAW = ("\x1b", "\x07", "\x9b", "\x7f")  # ESC, BEL, C1 CSI, DEL
 
 
-def run(*args, env=None, stdin=None, stdout=subprocess.PIPE, cwd=None):
-    e = dict(os.environ)
-    e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], stdout=stdout, stderr=subprocess.PIPE,
-                          input=stdin, env=e, timeout=60, cwd=cwd)
+# a real process (tests/flamer_fork.py; another locale or encoding: a fresh `python -m flamer_ref`), output as bytes
+run = functools.partial(flamer_fork.run, text=False, timeout=60)
 
 
 def no_trouble(p) -> None:
@@ -89,14 +87,12 @@ def _one_korean_line(p) -> str:
 
 
 def test_full_stdout_ends_with_one_line():
-    with open("/dev/full", "w") as full:
-        p = run("rule", "combat.step7.sweep", stdout=full)
+    p = run("rule", "combat.step7.sweep", stdout="/dev/full")
     assert "공간" in _one_korean_line(p)
 
 
 def test_full_stdout_with_a_large_answer():
-    with open("/dev/full", "w") as full:
-        p = run("cards", stdout=full)
+    p = run("cards", stdout="/dev/full")
     _one_korean_line(p)
 
 
@@ -165,7 +161,7 @@ SCENARIO = """\
 
 @pytest.mark.parametrize("fmt", ["text", "md", "html"])
 def test_scenario_title_and_piece_id_with_escapes(fmt):
-    p = run("simulate", "-", "--format", fmt, stdin=SCENARIO.encode())
+    p = run("simulate", "-", "--format", fmt, input=SCENARIO.encode())
     no_trouble(p)
     assert p.returncode == 0, p.stderr.decode()
     _assert_clean(p.stdout + p.stderr)
@@ -178,14 +174,14 @@ def test_scenario_title_and_piece_id_with_escapes(fmt):
 
 def test_scenario_with_escapes_brief_and_all_branches():
     for extra in (["--brief"], ["--all-branches"], ["--brief", "--format", "html"]):
-        p = run("simulate", "-", *extra, stdin=SCENARIO.encode())
+        p = run("simulate", "-", *extra, input=SCENARIO.encode())
         no_trouble(p)
         assert p.returncode == 0
         _assert_clean(p.stdout + p.stderr)
 
 
 def test_scenario_json_keeps_the_exact_title():
-    p = run("simulate", "-", "--json", stdin=SCENARIO.encode())
+    p = run("simulate", "-", "--json", input=SCENARIO.encode())
     no_trouble(p)
     _assert_clean(p.stdout)
     data = json.loads(p.stdout)

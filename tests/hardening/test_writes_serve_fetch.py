@@ -40,7 +40,7 @@ import pytest
 
 import flamer_fork
 from datatree import write_minimal_corpus
-from inprocess import clean_error, invoke
+from inprocess import clean_error, isolated as invoke
 
 from flamer_ref import sitepack
 from flamer_ref import siteserve
@@ -402,7 +402,7 @@ def test_a_page_cut_short_by_the_reader_is_not_called_written(unbuffered):
 def test_a_long_path_is_echoed_cut(argv, tmp_path, monkeypatch):
     """Issue 25 (smaller): an output path or --pyodide path of 40,000 characters is repeated cut (its start,
     '…' and its end), as every other echoed value is, in one short Korean line."""
-    from inprocess import clean_error, invoke
+    from inprocess import clean_error, isolated as invoke
 
     monkeypatch.chdir(tmp_path)
     r = invoke(*argv)

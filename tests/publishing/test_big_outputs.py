@@ -8,9 +8,9 @@ import json
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from flamer_ref.render import EXPLAIN_CELLS
 
 N = EXPLAIN_CELLS + 10
@@ -22,13 +22,9 @@ def _doc() -> str:
     return yaml.safe_dump({"kind": "combat", "attacker": "A", "cells": cells}, allow_unicode=True)
 
 
-def _run(*args):
-    return CliRunner().invoke(app, ["simulate", "-", *args], input=_doc())
-
-
 @pytest.mark.parametrize("fmt", ["text", "md", "html"])
 def test_people_formats_explain_the_first_cells_and_list_them_all(fmt):
-    r = _run("--format", fmt)
+    r = invoke("simulate", "-", "--format", fmt, input=_doc())
     assert r.exit_code == 0, r.stderr
     out = r.stdout
     assert f"셀이 {N}개라" in out and f"처음 {EXPLAIN_CELLS}셀만" in out
@@ -40,7 +36,7 @@ def test_people_formats_explain_the_first_cells_and_list_them_all(fmt):
 
 
 def test_json_keeps_every_event():
-    r = _run("--json")
+    r = invoke("simulate", "-", "--json", input=_doc())
     data = json.loads(r.stdout)
     assert len(data["cells"]) == N
     assert {e.get("cell") for e in data["events"] if e.get("cell")} == set(data["cells"])
@@ -49,6 +45,6 @@ def test_json_keeps_every_event():
 def test_a_small_combat_is_told_in_full():
     cells = {"0,0": {"A": [{"id": "a", "name": "x", "lv": 3, "hp": 2, "atk": 1}],
                      "B": [{"id": "b", "name": "y", "lv": 2, "hp": 1, "atk": 1}]}}
-    r = CliRunner().invoke(app, ["simulate", "-"], input=yaml.safe_dump({"kind": "combat", "attacker": "A",
+    r = invoke("simulate", "-", input=yaml.safe_dump({"kind": "combat", "attacker": "A",
                                                                          "cells": cells}))
     assert r.exit_code == 0 and "처음" not in r.stdout and "(0,0) 전투" in r.stdout

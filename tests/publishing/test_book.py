@@ -6,6 +6,7 @@ are those of `flamer examples`, the rulings timeline names exactly the scenarios
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import os
 import re
@@ -17,6 +18,8 @@ from pathlib import Path
 import flamer_fork
 import pytest
 
+from inprocess import invoke
+
 from flamer_ref.book import build_book, build_faq, card_anchor, render_html, render_md
 from flamer_ref.corpus import load
 from flamer_ref import runner
@@ -27,9 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
-def run(*args, env=None):
-    # a real process, forked from a warm interpreter (tests/flamer_fork.py)
-    return flamer_fork.run(*args, cwd=ROOT, env={**os.environ, **(env or {})}, timeout=900)
+run = functools.partial(flamer_fork.run, cwd=ROOT, timeout=900)  # a real process, forked from a warm interpreter
 
 
 class Page(HTMLParser):
@@ -441,9 +442,6 @@ def test_collation_key_orders_like_a_korean_dictionary():
 
 
 def test_glossary_is_in_korean_order_everywhere(corpus, book, html):
-    from typer.testing import CliRunner
-
-    from flamer_ref.cli import app
     from flamer_ref.korean import collation_key
     from flamer_ref.site import glossary_groups
 
@@ -461,9 +459,9 @@ def test_glossary_is_in_korean_order_everywhere(corpus, book, html):
     # the site's glossary page
     assert [t["term"] for g in glossary_groups(book) for t in g["terms"]] == want
     # `flamer term` without a term: text and JSON
-    r = CliRunner().invoke(app, ["term", "--json"])
+    r = invoke("term", "--json")
     assert [t["term"] for t in json.loads(r.stdout)["terms"]] == want
-    r = CliRunner().invoke(app, ["term"])
+    r = invoke("term")
     lines = [line for line in r.stdout.splitlines()[1:] if line.strip()]
     assert len(lines) == len(want) and all(line.startswith(w + " ") for line, w in zip(lines, want)), lines
 

@@ -11,10 +11,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from inprocess import invoke
 
 from flamer_ref import diagram
-from flamer_ref.cli import app
 from flamer_ref.people import piece_names
 from flamer_ref.corpus import load
 from flamer_ref.engine.turns import parse_any, run_any
@@ -22,7 +21,6 @@ from flamer_ref.render import md_escape
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
-runner = CliRunner()
 
 XSS = ("<script>alert(1)</script>", "<img src=x onerror=1>")
 XSS_ESCAPED = ("&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=1&gt;")
@@ -49,7 +47,7 @@ EXAMPLES = example_cases()
 
 
 def simulate(path, *args) -> str:
-    res = runner.invoke(app, ["simulate", str(path), *args])
+    res = invoke("simulate", str(path), *args)
     assert res.exit_code == 0, (res.stdout, res.stderr)
     assert "Traceback" not in res.stdout + res.stderr
     return res.stdout

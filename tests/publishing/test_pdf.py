@@ -18,11 +18,12 @@ from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
+import flamer_fork
 import pytest
-from typer.testing import CliRunner
+
+from inprocess import invoke
 
 from flamer_ref import pdf
-from flamer_ref.cli import app
 
 from forbidden_words import found, index_words, without
 
@@ -48,10 +49,8 @@ def need_poppler() -> None:
         pytest.skip(f"poppler-utils missing ({', '.join(missing)}): apt-get install poppler-utils")
 
 
-def flamer(*args: str) -> subprocess.CompletedProcess:
-    """The real command, as a user runs it (a process of its own)."""
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], capture_output=True, text=True,
-                          timeout=900, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+# the real command, as a user runs it (a process of its own: tests/flamer_fork.py)
+flamer = functools.partial(flamer_fork.run, timeout=900, env={"PYTHONIOENCODING": "utf-8"})
 
 
 @functools.lru_cache(maxsize=None)
@@ -527,12 +526,10 @@ def faq_pdf(tmp_path_factory):
     assert "    없습니다. 전투 결과는" in text
     faq.write_text(text.replace("    없습니다. 전투 결과는", f"    없습니다. {LONG_RUN} 전투 결과는", 1), encoding="utf-8")
     out = tmp / "faq.pdf"
-    env = {**os.environ, "FLAMER_DATA": str(data), "PYTHONIOENCODING": "utf-8"}
-    r = subprocess.run([sys.executable, "-m", "flamer_ref", "faq", "--format", "pdf", "-o", str(out)],
-                       capture_output=True, text=True, timeout=300, env=env)
+    env = {"FLAMER_DATA": str(data), "PYTHONIOENCODING": "utf-8"}
+    r = flamer_fork.run("faq", "--format", "pdf", "-o", str(out), timeout=300, env=env)
     assert r.returncode == 0, r.stderr
-    html = subprocess.run([sys.executable, "-m", "flamer_ref", "faq", "--format", "html"], capture_output=True,
-                          text=True, env=env, timeout=300).stdout
+    html = flamer_fork.run("faq", "--format", "html", env=env, timeout=300).stdout
     assert LONG_RUN in html
     return {"pdf": out, "html": html}
 
@@ -611,7 +608,7 @@ def test_missing_korean_font_is_a_korean_error_naming_the_package(tmp_path, monk
         pdf.korean_font()
     assert "fonts-noto-cjk" in exc.value.message and "한글" in exc.value.message
     out = tmp_path / "x.pdf"
-    result = CliRunner().invoke(app, ["faq", "--format", "pdf", "-o", str(out)])
+    result = invoke("faq", "--format", "pdf", "-o", str(out))
     assert result.exit_code == 1
     assert "fonts-noto-cjk" in result.output and "Traceback" not in result.output
     assert not out.exists() and not list(tmp_path.glob(".flamer-*"))

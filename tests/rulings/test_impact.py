@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from inprocess import HANGUL, invoke
+from inprocess import HANGUL, isolated as invoke
 
 from flamer_ref import impact as impact_mod
 from flamer_ref.corpus import load

@@ -286,7 +286,7 @@ def test_the_linter_names_a_ruling_no_example_shows(tmp_path):
 
 # ------------------------------------------------------------------ what people see ----
 def test_rulings_json_and_text_show_withdrawals(tmp_path):
-    from inprocess import invoke
+    from inprocess import isolated as invoke
 
     root = tree(tmp_path, _withdraw("ruling.2026-09-04.entry-effect-duration", "2026-09-26"))
     r = invoke("rulings", "--json", env={"FLAMER_DATA": str(root)})
@@ -324,7 +324,7 @@ def test_the_timeline_keeps_a_withdrawn_ruling_with_its_withdrawal(tmp_path):
 
 def test_messages_take_the_rulings_date_from_the_data(tmp_path):
     """The words name the day the data gives: the revision moved to 2026-09-10, the '영구 적용' note says so."""
-    from inprocess import invoke
+    from inprocess import isolated as invoke
 
     root = tree(tmp_path, lambda rs: ruling(rs, "ruling.2026-09-04.entry-effect-duration").update(date="2026-09-10"))
     scn = tmp_path / "field.yaml"

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 
 
 def simulate(tmp_path, text, *args):
     f = tmp_path / "s.yaml"
     f.write_text(text, encoding="utf-8")
-    return CliRunner().invoke(app, ["simulate", str(f), *args])
+    return invoke("simulate", str(f), *args)
 
 
 def test_defender_battle_card_before_the_attackers_is_refused(tmp_path):
@@ -141,7 +141,7 @@ response:
     gap = [u for u in d["unresolved"] if u["reason"] == "ruling-not-in-force"]
     assert gap and gap[0]["ruling"] == "ruling.2026-09-24.vacated-combat" and gap[0]["cell"] == "2,4"
     assert gap[0]["interpretation"] == "interp.vacated.cost-before-ruling"
-    rule = CliRunner().invoke(app, ["rule", "interp.vacated.cost-before-ruling"])
+    rule = invoke("rule", "interp.vacated.cost-before-ruling")
     assert rule.exit_code == 0 and "해석" in rule.stdout
 
 

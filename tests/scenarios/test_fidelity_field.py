@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from test_fieldplay import db, play  # noqa: F401  (db is a fixture: the field tests' card table and driver)
 
 
@@ -64,7 +64,7 @@ def test_combat_reads_the_screen_once_not_after_step2(tmp_path):
     reading: trashing the leftmost set (대응) card in step 2 does not hand 병풍 to 수문장."""
     f = tmp_path / "c.yaml"
     f.write_text(COMBAT, encoding="utf-8")
-    r = CliRunner().invoke(app, ["simulate", str(f), "--json"])
+    r = invoke("simulate", str(f), "--json")
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert not [e for e in d["events"] if e["type"] == "field" and e.get("effect") == "병풍"]
@@ -89,7 +89,7 @@ response:
 """
     f = tmp_path / "b.yaml"
     f.write_text(text, encoding="utf-8")
-    r = CliRunner().invoke(app, ["simulate", str(f), "--json"])
+    r = invoke("simulate", str(f), "--json")
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert not [e for e in d["events"] if e["type"] == "buff" and e.get("piece") == "ant"]

@@ -37,9 +37,7 @@ def test_standoff_cell_is_not_an_encounter_until_a_mobile_piece_is_there():
 def test_standoff_cell_in_a_move_scenario_json(tmp_path):
     """전투턴 page: "이후 어느 쪽이든 그 셀에 기동 기물이 생기면 … 다시 조우 셀로 취급" — the move
     result's `encounters` (spec: cells with both sides and at least one mobile piece)."""
-    from typer.testing import CliRunner
-
-    from flamer_ref.cli import app
+    from inprocess import invoke
 
     f = tmp_path / "standoff.yaml"
     f.write_text('kind: move\nattacker: DGM\nboard: {width: 5, height: 5, adjacency: square8}\n'
@@ -47,11 +45,11 @@ def test_standoff_cell_in_a_move_scenario_json(tmp_path):
                  '          BGM: [{id: b, name: 나, lv: 1, hp: 1, atk: 1, state: settled}]}\n'
                  '  "0,0": {DGM: [{id: c, name: 다, lv: 1, hp: 1, atk: 1}]}\n'
                  'activate: ["0,0"]\nmoves: [{piece: c, path: ["1,1"]}]\n', encoding="utf-8")
-    r = CliRunner().invoke(app, ["simulate", str(f), "--json"])
+    r = invoke("simulate", str(f), "--json")
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["encounters"] == [] and d["valid"] is True
-    r = CliRunner().invoke(app, ["simulate", str(f)])
+    r = invoke("simulate", str(f))
     assert "대립 셀 (2,2)" in r.stdout  # cells in parentheses in Korean text (issue 17)
 
 

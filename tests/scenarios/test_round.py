@@ -3,8 +3,8 @@ kind: round). Each test names the page sentence or spec line it rests on."""
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import textwrap
 from functools import lru_cache
 
@@ -68,8 +68,7 @@ def sim(text: str, as_of=None) -> dict:
     return word_result(run_any(parse_any(parse_text(textwrap.dedent(text), "r.yaml"), "r.yaml", corpus), corpus, as_of))
 
 
-def cli(*args, input=None):
-    return flamer_fork.run(*args, env=dict(os.environ), timeout=60, input=input)  # a real process, forked warm
+cli = functools.partial(flamer_fork.run, timeout=60)  # a real process, forked warm
 
 
 def turn(res: dict, name: str) -> dict:

@@ -4,8 +4,8 @@ rests on."""
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import textwrap
 
 import pytest
@@ -56,8 +56,7 @@ def problems(text: str) -> list:
     return exc.value.problems
 
 
-def cli(*args, input=None):
-    return flamer_fork.run(*args, env=dict(os.environ), timeout=120, input=input)  # a real process, forked warm
+cli = functools.partial(flamer_fork.run, timeout=120)  # a real process, forked warm
 
 
 # ------------------------------------------------ 1. placement gap only for placed pieces ----

@@ -11,10 +11,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import flamer_fork
 import pytest
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from flamer_ref.corpus import load
 from flamer_ref.engine import aliases
 from flamer_ref.engine.turns import parse_any
@@ -22,7 +23,6 @@ from flamer_ref.errors import DataError, FlamerError
 from flamer_ref.yamlio import parse_text
 
 ROOT = Path(__file__).resolve().parents[2]
-runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
@@ -30,13 +30,9 @@ def corpus():
     return load()
 
 
-def cli(*args, input=None):
-    return runner.invoke(app, list(args), input=input)
-
-
 def sim_json(text: str, *extra) -> tuple[dict, str]:
     """`flamer simulate - --json` on text → (result, stderr)."""
-    res = cli("simulate", "-", "--json", *extra, input=text)
+    res = invoke("simulate", "-", "--json", *extra, input=text)
     assert res.exit_code == 0, res.stderr + res.stdout
     return json.loads(res.stdout), res.stderr
 
@@ -227,7 +223,7 @@ def test_korean_key_errors_name_the_key_as_written():
             A: [{아이디: a, 이름: 가, 레벨: 1, 체력: 1, 공격력: 1}]
             B: [{아이디: b, 이름: 나, 레벨: 1, 체력: 1, 공격력: 1, 상태: 정차}]
         """)
-    res = cli("simulate", "-", input=text)
+    res = invoke("simulate", "-", input=text)
     assert res.exit_code == 1
     assert "표준 입력 6행 [셀.1,1.B[0].상태]" in res.stderr
     assert "'정차'를 모릅니다" in res.stderr and "정착" in res.stderr and "Traceback" not in res.stderr
@@ -255,14 +251,14 @@ def test_two_spellings_of_one_key_and_keys_out_of_place(corpus):
 def test_round_is_read_in_either_language():
     # kind round is resolved now (tests/scenarios/test_round.py); an empty board is an invalid scenario in both languages
     for text in ("kind: round\nplayer: A\ncells: {}\n", "종류: 라운드\n플레이어: A\n셀: {}\n"):
-        res = cli("simulate", "-", input=text)
+        res = invoke("simulate", "-", input=text)
         assert res.exit_code == 1
         # the missing key is named as the file writes keys (issue 17): 'cells'(셀) / '셀'
         assert "아직 풀지 못합니다" not in res.stderr and ("'셀'" if "셀:" in text else "'cells'(셀)") in res.stderr
 
 
 def test_unknown_kind_lists_both_languages():
-    res = cli("simulate", "-", input="종류: 전트\n")
+    res = invoke("simulate", "-", input="종류: 전트\n")
     assert res.exit_code == 1
     assert "[종류]" in res.stderr and "combat(전투)" in res.stderr
 
@@ -282,7 +278,7 @@ def test_card_typo_is_read_with_a_notice_and_the_right_result():
     typo = right.replace("card: 별마대", "card: 별마데").replace("card: 재부팅", "card: 재부팅 ")
     typo = typo.replace("행성굴착기", "행성 굴착기")
     good, _ = sim_json(right)
-    res = cli("simulate", "-", "--json", input=typo)
+    res = invoke("simulate", "-", "--json", input=typo)
     assert res.exit_code == 0
     assert json.loads(res.stdout) == good  # stdout: one JSON object, nothing else
     lines = res.stderr.splitlines()
@@ -295,7 +291,7 @@ def test_notice_for_a_file_names_the_file_and_korean_key(tmp_path):
     f = tmp_path / "x.yaml"
     f.write_text("종류: 필드\n진영: DGM\n필드: [수문장, 장인, null, null, null]\n행동:\n- {놓기: 별마데, 자리: 3}\n",
                  encoding="utf-8")
-    res = cli("simulate", str(f))
+    res = invoke("simulate", str(f))
     assert res.exit_code == 0
     assert res.stderr.splitlines() == [f"알림: '{f}' 5행 놓기 '별마데' → '별마대'로 읽었습니다"]
     assert "별마대" in res.stdout
@@ -320,7 +316,7 @@ def test_ambiguous_card_names_are_errors_listing_the_candidates(corpus):
     assert (p.file, p.line, p.key) == ("p.yaml", 5, "cells.1,1.A[0].card")
     assert "잠복군" in p.fix and "잠식된 석산" in p.fix
     response = piece.replace("card: 잠}", "card: 수문장}") + "response:\n- {side: B, card: 긴급}\n"
-    res = cli("simulate", "-", input=response)
+    res = invoke("simulate", "-", input=response)
     assert res.exit_code == 1
     assert "긴급 후퇴" in res.stderr and "긴급탈출" in res.stderr and "표준 입력 8행" in res.stderr
     # a piece position only corrects to piece cards; an exact special card there is still refused
@@ -349,8 +345,8 @@ def test_examples_and_shipped_scenarios_read_without_notices(corpus):
 def test_stdin_through_a_real_pipe_equals_the_file():
     path = ROOT / "scenarios" / "combat-scene5.yaml"
     text = path.read_text(encoding="utf-8")
-    by_file = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", str(path), "--json"],
-                             capture_output=True, text=True, encoding="utf-8", timeout=60)
+    by_file = flamer_fork.run("simulate", str(path), "--json", timeout=60)
+    # standard input a pipe (flamer_fork gives it a file): a process of its own
     by_pipe = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", "-", "--json"], input=text,
                              capture_output=True, text=True, encoding="utf-8", timeout=60)
     assert by_pipe.returncode == 0 and by_pipe.stderr == ""
@@ -358,9 +354,9 @@ def test_stdin_through_a_real_pipe_equals_the_file():
 
 
 def test_stdin_errors_name_standard_input():
-    res = cli("simulate", "-", input="kind: combat\nattacker: [\n")
+    res = invoke("simulate", "-", input="kind: combat\nattacker: [\n")
     assert res.exit_code == 1 and "표준 입력" in res.stderr and "YAML" in res.stderr
-    res = cli("simulate", "-", input="")
+    res = invoke("simulate", "-", input="")
     assert res.exit_code == 1 and "표준 입력" in res.stderr and "비어" in res.stderr
 
 
@@ -368,13 +364,13 @@ def test_stdin_errors_name_standard_input():
 @pytest.mark.parametrize("kind,canon", [("전투", "combat"), ("이동", "move"), ("승리확인", "victory"), ("필드", "field"),
                                         ("combat", "combat"), ("field", "field")])
 def test_every_template_runs_as_printed(kind, canon):
-    new = cli("scenario", "new", kind)
+    new = invoke("scenario", "new", kind)
     assert new.exit_code == 0 and new.stdout.startswith("#")
     assert "종류:" in new.stdout  # written with the Korean keys
     res, err = sim_json(new.stdout)
     assert res["kind"] == canon and err == ""
     assert not res.get("errors")  # the move and field templates make legal plays
-    text = cli("simulate", "-", input=new.stdout)
+    text = invoke("simulate", "-", input=new.stdout)
     assert text.exit_code == 0 and text.stdout.strip()
 
 
@@ -391,9 +387,8 @@ def test_template_comments_explain_every_key_they_use():
 
 
 def test_scenario_new_unknown_kind_is_a_usage_error():
-    res = cli("scenario", "new", "춤")
-    p = subprocess.run([sys.executable, "-m", "flamer_ref", "scenario", "new", "춤"], capture_output=True, text=True,
-                       encoding="utf-8", timeout=60)
+    res = invoke("scenario", "new", "춤")
+    p = flamer_fork.run("scenario", "new", "춤", timeout=60)
     assert p.returncode == 2 and "전투(combat)" in p.stderr and "'춤'은" in p.stderr
     assert res.exit_code == 2
 
@@ -413,7 +408,7 @@ def test_every_example_scenario_exports_and_reruns_with_the_expected_result(corp
     entries = {**corpus.examples, **corpus.faq}
     for row in rows:
         eid = row["id"]
-        out = cli("example", eid, "--scenario")
+        out = invoke("example", eid, "--scenario")
         assert out.exit_code == 0, (eid, out.stderr)
         assert out.stderr == ""  # an explicit #n or a single scenario: no note
         res, err = sim_json(out.stdout)
@@ -429,19 +424,19 @@ def test_every_example_scenario_exports_and_reruns_with_the_expected_result(corp
 
 def test_example_export_of_several_scenarios_and_of_none(corpus):
     multi = next(eid for eid, e in corpus.examples.items() if isinstance(e.get("scenario"), list))
-    out = cli("example", multi, "--scenario")
+    out = invoke("example", multi, "--scenario")
     assert out.exit_code == 0
     assert "#2" in out.stderr and out.stderr.startswith("알림:")
     number = list(corpus.examples).index(multi) + 1  # what a person types: the example's number, not its id
     assert f"flamer example {number}#2 --scenario" in out.stdout and multi not in out.stdout  # the header comment
-    first = cli("example", f"{multi}#1", "--scenario")
+    first = invoke("example", f"{multi}#1", "--scenario")
     assert first.stdout.split("\n", 3)[-1] == out.stdout.split("\n", 3)[-1]
-    bad = cli("example", f"{multi}#9", "--scenario")
+    bad = invoke("example", f"{multi}#9", "--scenario")
     assert bad.exit_code == 1 and "#1" in bad.stderr
     none = next(eid for eid, e in corpus.examples.items() if not e.get("scenario"))
-    res = cli("example", none, "--scenario")
+    res = invoke("example", none, "--scenario")
     assert res.exit_code == 1 and "시나리오가 없습니다" in res.stderr
-    as_json = cli("example", f"{multi}#2", "--scenario", "--json")
+    as_json = invoke("example", f"{multi}#2", "--scenario", "--json")
     data = json.loads(as_json.stdout)
     assert data["index"] == 2 and data["scenario"] == corpus.examples[multi]["scenario"][1]
 

@@ -4,8 +4,8 @@ examples through `flamer examples`."""
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -19,8 +19,7 @@ from flamer_ref.yamlio import parse_text
 SPEC = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "spec" / "examples"
 
 
-def run(*args):
-    return flamer_fork.run(*args, env=dict(os.environ), timeout=60)  # a real process, forked from a warm interpreter
+run = functools.partial(flamer_fork.run, timeout=60)  # a real process, forked from a warm interpreter
 
 
 def sim(text: str, as_of=None):

@@ -74,14 +74,12 @@ def test_a_side_known_only_from_homes_can_be_won_against():
 
 def test_an_unknown_opponent_is_shown_as_the_opponent_not_a_made_up_side(tmp_path):
     """Only the player's pieces on the board: the text never prints '?' or a side 'B' nobody named."""
-    import subprocess
-    import sys
+    import flamer_fork
 
     p = tmp_path / "v.yaml"
     p.write_text('kind: victory\nplayer: DGM\ncells:\n  "2,2": {DGM: [{id: a, card: 수문장, state: settled}]}\n',
                  encoding="utf-8")
     for fmt in ("text", "md", "html"):
-        out = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", str(p), "--format", fmt],
-                             capture_output=True, text=True, encoding="utf-8").stdout
+        out = flamer_fork.run("simulate", str(p), "--format", fmt, timeout=None).stdout
         assert "상대 0곳" in out and "B(상대)" not in out, (fmt, out)  # issue 17: no code nobody wrote
         assert "? 0곳" not in out and "− B 0" not in out

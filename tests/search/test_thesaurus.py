@@ -3,8 +3,8 @@ weak results and `flamer search --explain`."""
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import re
 
 import pytest
@@ -28,10 +28,8 @@ def ids(index, q, n=3, **kw):
     return [r["id"] for r in search(index, q, limit=n, **kw)]
 
 
-def run(*args):
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    env.pop("FLAMER_DEBUG", None)
-    return flamer_fork.run(*args, env=env, timeout=60)  # a real process, forked from a warm interpreter
+# a real process, forked from a warm interpreter
+run = functools.partial(flamer_fork.run, env={"PYTHONIOENCODING": "utf-8", "FLAMER_DEBUG": None}, timeout=60)
 
 
 # ------------------------------------------------------------------ data ----

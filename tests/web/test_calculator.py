@@ -29,14 +29,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
-import tempfile
+import threading
 import time
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote
 
+import flamer_fork
 import pytest
 
 from test_browser import CHROMIUM, DESKTOP, OVERFLOW_JS, PHONE, Chromium, png_size
@@ -147,68 +146,41 @@ def verdict_lines(html: str) -> list[str]:
     return p.lines
 
 
-# The real CLI, one process per case: a warm interpreter forks, and the child runs `flamer` as the
-# console script does (cli.main: terminal setup, the real standard streams as files, os._exit)
-REFERENCE = r"""
-import json, os, sys
-cases = json.load(open(sys.argv[1], encoding="utf-8"))
-import io
-from flamer_ref import cli, corpus, i18n, searchindex
-corpus.load(); searchindex.load_index()
-# warm: the templates each kind of answer renders (compiled once here, not in every child)
-saved = sys.stdin, sys.stdout, sys.stderr, sys.argv
-for argv, stdin in cases:
-    sys.stdin, sys.stdout, sys.stderr, sys.argv = io.StringIO(stdin or ""), io.StringIO(), io.StringIO(), ["flamer", *argv]
-    try:
-        i18n.run(cli.app)
-    except SystemExit:
-        pass
-    finally:
-        sys.stdin, sys.stdout, sys.stderr, sys.argv = saved
-out = []
-for i, (argv, stdin) in enumerate(cases):
-    paths = [os.path.join(sys.argv[2], f"{i}.{n}") for n in ("in", "out", "err")]
-    with open(paths[0], "w", encoding="utf-8") as fh:
-        fh.write(stdin or "")
-    sys.stdout.flush(); sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            for n, (p, flags) in enumerate(zip(paths, (os.O_RDONLY, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
-                                                      os.O_WRONLY | os.O_CREAT | os.O_TRUNC))):
-                os.dup2(os.open(p, flags, 0o600), n)
-            sys.argv = ["flamer", *argv]
-            cli.main()
-        finally:
-            os._exit(99)
-    _, status = os.waitpid(pid, 0)
-    out.append({"code": os.waitstatus_to_exitcode(status),
-                "stdout": open(paths[1], encoding="utf-8").read(), "stderr": open(paths[2], encoding="utf-8").read()})
-json.dump(out, sys.stdout, ensure_ascii=False)
-"""
-
-
 class Reference:
-    """The CLI's answers to every case of this module, computed by one background process started
-    before the site is built and the browser started (they overlap), then looked up by argv and stdin."""
+    """The CLI's answers to every case of this module, a real process each (tests/flamer_fork.py: a warm
+    interpreter forks, and the child runs `flamer` as the console script does), computed on a background
+    thread started before the site is built and the browser started (they overlap), then looked up by argv
+    and stdin."""
 
     def __init__(self, cases: list[tuple[list[str], str | None]], tmp: Path):
         self.cases = [(list(a), s) for a, s in cases]
-        (tmp / "cases.json").write_text(json.dumps(self.cases, ensure_ascii=False), encoding="utf-8")
-        env = {**os.environ, "PYTHONIOENCODING": "utf-8", "FLAMER_CACHE_DIR": str(tmp / "cache")}
-        self.proc = subprocess.Popen([sys.executable, "-c", REFERENCE, str(tmp / "cases.json"), str(tmp)], cwd=ROOT,
-                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.answers = None
+        self.env = {**os.environ, "PYTHONIOENCODING": "utf-8", "FLAMER_CACHE_DIR": str(tmp / "cache")}
+        self.answers: dict[str, dict] = {}
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._all, daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def _key(argv: list[str], stdin: str | None) -> str:
+        return json.dumps([list(argv), stdin], ensure_ascii=False)
+
+    def _one(self, argv: list[str], stdin: str | None) -> dict:
+        p = flamer_fork.run(*argv, input=stdin, full_env=self.env, cwd=ROOT, timeout=600)
+        return {"code": p.returncode, "stdout": p.stdout, "stderr": p.stderr}
+
+    def _all(self) -> None:
+        try:
+            for argv, stdin in self.cases:
+                self.answers[self._key(argv, stdin)] = self._one(argv, stdin)
+        except BaseException as exc:  # told where the answers are asked for
+            self.error = exc
 
     def __call__(self, argv: list[str], stdin: str | None = None) -> dict:
-        if self.answers is None:
-            out, err = self.proc.communicate(timeout=600)
-            assert self.proc.returncode == 0, err[-3000:]
-            self.answers = dict(zip((json.dumps(c, ensure_ascii=False) for c in self.cases), json.loads(out)))
-        key = json.dumps([list(argv), stdin], ensure_ascii=False)
+        self.thread.join(1200)
+        assert not self.thread.is_alive() and self.error is None, repr(self.error)
+        key = self._key(argv, stdin)
         if key not in self.answers:   # a case not foreseen: computed now, the same way
-            extra = Reference([(list(argv), stdin)], Path(tempfile.mkdtemp(prefix="flamer-ref-")))
-            self.answers[key] = extra(argv, stdin)
+            self.answers[key] = self._one(argv, stdin)
         return self.answers[key]
 
     def pair(self, argv: list[str], stdin: str | None = None) -> tuple[dict, dict]:
@@ -239,11 +211,9 @@ def scenario_texts() -> list[str]:
 @pytest.fixture(scope="module")
 def has_stat_option():
     """`flamer fight --stat` is there: a missing option fails here instead of skipping what needs it."""
-    from typer.testing import CliRunner
+    from inprocess import invoke
 
-    from flamer_ref.cli import app
-
-    assert "--stat" in CliRunner().invoke(app, ["fight", "--help"]).stdout
+    assert "--stat" in invoke("fight", "--help").stdout
     return True
 
 
@@ -260,9 +230,7 @@ def reference(tmp_path_factory, has_stat_option):
               for fmt in (["--format", "html"], ["--json"])]
     ref = Reference(cases, tmp_path_factory.mktemp("reference"))
     yield ref
-    if ref.proc.poll() is None:
-        ref.proc.kill()
-        ref.proc.wait()
+    ref.thread.join(1200)  # a call still running ends at its own timeout
 
 
 # The site with its engine, its server and the browser are tests/conftest.py's (engine_site, engine_server,
@@ -466,16 +434,13 @@ def test_fights_give_the_clis_verdict_and_json(page, reference, has_stat_option)
 def test_flamer_fight_link_opens_the_same_verdict(page, reference):
     """`flamer fight … --link --site-url URL` (helper B's part) prints the page's link: the same as the
     interface's format built here, and opened in the page, the CLI's verdict."""
-    from typer.testing import CliRunner
+    from inprocess import invoke
 
-    from flamer_ref.cli import app
-
-    runner = CliRunner()
-    assert "--link" in runner.invoke(app, ["fight", "--help"]).stdout
+    assert "--link" in invoke("fight", "--help").stdout
     browser, server, _ = page
     for line, r, b, opts in fight_cases()[:6]:
         argv = fight_argv(line, r, b, opts)
-        res = runner.invoke(app, [*argv, "--link", "--site-url", server + "/"])
+        res = invoke(*argv, "--link", "--site-url", server + "/")
         printed = res.stdout.rstrip("\n").split("\n")[-1]
         assert printed == f"{server}/{PAGE}#{link_hash(line, r, b, opts)}", (argv, res.stdout[-300:])
         got = answer(browser, printed.split("#", 1)[1])

@@ -304,16 +304,15 @@ def test_no_page_of_the_site_shows_command_line_words(engine_site):
 
 # ---------------------------------------------------------------- short links ----
 def test_the_round_templates_link_is_short_opens_the_verdict_and_cut_says_so(phone, shots):
-    from typer.testing import CliRunner
+    from inprocess import invoke
 
-    from flamer_ref.cli import app
     from flamer_ref.scenario_files import template_text
 
     browser, url, site = phone
     text = template_text("round")
     path = site.parent / "라운드.yaml"
     path.write_text(text, encoding="utf-8")
-    res = CliRunner().invoke(app, ["simulate", str(path), "--link", "--site-url", url])
+    res = invoke("simulate", str(path), "--link", "--site-url", url)
     assert res.exit_code == 0, res.output
     link = res.stdout.rstrip("\n").split("\n")[-1]
     assert len(link) <= DISCORD and link.startswith(f"{url}/{PAGE}#y=~"), len(link)

@@ -9,18 +9,16 @@ tests/hardening/test_links.py."""
 
 from __future__ import annotations
 
+import functools
 import json
-import os
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
+import flamer_fork
 import pytest
-from typer.testing import CliRunner
+from inprocess import invoke
 
 from flamer_ref import links
-from flamer_ref.cli import app
 from flamer_ref.scenario_files import available_kinds, template_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,10 +29,7 @@ DISCORD = 2000
 
 @pytest.fixture
 def cli(tmp_path):
-    def invoke(*args, stdin=None, env=None):
-        return CliRunner().invoke(app, list(args), input=stdin,
-                                  env={"FLAMER_CACHE_DIR": str(tmp_path / "cache"), "FLAMER_SITE_URL": None, **(env or {})})
-    return invoke
+    return functools.partial(invoke, cache=tmp_path / "cache", env={"FLAMER_SITE_URL": None})
 
 
 def last_line(text: str) -> str:
@@ -77,7 +72,7 @@ def test_the_link_in_json_html_md_and_from_standard_input(cli, tmp_path):
     assert f'<a href="{link}">' in page and page.rstrip().endswith("</html>")
     assert last_line(cli("simulate", str(path), "--format", "md", "--link", "--site-url", SITE).stdout) == f"<{link}>"
     assert last_line(cli("simulate", str(path), "--brief", "--link", "--site-url", SITE).stdout) == link
-    got = cli("simulate", "-", "--link", stdin=text, env={"FLAMER_SITE_URL": SITE + "/"})
+    got = cli("simulate", "-", "--link", input=text, env={"FLAMER_SITE_URL": SITE + "/"})
     assert got.exit_code == 0 and last_line(got.stdout) == link   # the same with the address from the environment
 
 
@@ -114,11 +109,9 @@ def test_a_cut_link_says_it_was_cut_and_a_changed_one_is_refused():
 
 def test_the_real_command_prints_the_link_last(tmp_path):
     """As a user runs it: a process of its own, `flamer scenario new 라운드 | flamer simulate - --link`."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "FLAMER_SITE_URL": SITE, "FLAMER_CACHE_DIR": str(tmp_path)}
-    new = subprocess.run([sys.executable, "-m", "flamer_ref", "scenario", "new", "라운드"], capture_output=True,
-                         env=env, cwd=ROOT, timeout=300)
-    got = subprocess.run([sys.executable, "-m", "flamer_ref", "simulate", "-", "--link"], input=new.stdout,
-                         capture_output=True, env=env, cwd=ROOT, timeout=300)
+    env = {"PYTHONIOENCODING": "utf-8", "FLAMER_SITE_URL": SITE, "FLAMER_CACHE_DIR": str(tmp_path)}
+    new = flamer_fork.run("scenario", "new", "라운드", env=env, cwd=ROOT, timeout=300, text=False)
+    got = flamer_fork.run("simulate", "-", "--link", input=new.stdout, env=env, cwd=ROOT, timeout=300, text=False)
     assert got.returncode == 0, got.stderr.decode()
     link = last_line(got.stdout.decode("utf-8"))
     assert len(link) <= DISCORD and links.parse(link).y == new.stdout.decode("utf-8")

@@ -18,16 +18,15 @@ from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from flamer_ref.corpus import load
 from flamer_ref.site import MARKER, card_file, card_slug
 
 from forbidden_words import found, index_words, visible, without
 
 ROOT = Path(__file__).resolve().parents[2]
-runner = CliRunner()
 NODE = shutil.which("node") or shutil.which("nodejs")
 CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
 needs_node = pytest.mark.skipif(NODE is None, reason="Node.js가 없어 검색 스크립트를 돌리지 못함 (apt-get install nodejs)")
@@ -95,7 +94,7 @@ def parse(path: Path) -> Page:
 
 
 def build(out: Path, *args: str, env: dict | None = None) -> dict:
-    res = runner.invoke(app, ["site", str(out), "--json", *args], env=env)
+    res = invoke("site", str(out), "--json", *args, env=env)
     assert res.exit_code == 0, (res.stdout, res.stderr)
     assert "Traceback" not in res.stdout + res.stderr
     return json.loads(res.stdout)
@@ -199,7 +198,7 @@ def test_every_item_of_the_data_has_its_place(site):
         page = next(out / p for p in card_links if Path(p).stem == card_slug(name))
         assert f"<h1>{html.escape(name, quote=False)}</h1>" in page.read_text(encoding="utf-8")
     # the examples' computed results: as many as `flamer examples` checks, each marked against the page
-    ex = runner.invoke(app, ["examples", "--json"])
+    ex = invoke("examples", "--json")
     rows = json.loads(ex.stdout)["examples"]
     full = list((out / "examples").glob("*.full.html"))
     assert len(full) == sum(1 for r in rows if r["status"] in ("pass", "fail"))
@@ -319,15 +318,15 @@ def test_refuses_a_folder_it_did_not_make(tmp_path):
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("내 메모", encoding="utf-8")
-    res = runner.invoke(app, ["site", str(mine)])
+    res = invoke("site", str(mine))
     assert res.exit_code == 1 and "Traceback" not in res.stderr
     assert "flamer site가 만든 폴더도 아닙니다" in res.stderr
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
-    res = runner.invoke(app, ["site", str(mine), "--json"])
+    res = invoke("site", str(mine), "--json")
     assert res.exit_code == 1 and json.loads(res.stdout)["error"]["code"] == "bad-input"
-    res = runner.invoke(app, ["site", str(mine / "notes.txt")])
+    res = invoke("site", str(mine / "notes.txt"))
     assert res.exit_code == 1 and "폴더가 아니라 파일" in res.stderr
-    res = runner.invoke(app, ["site", str(tmp_path / "x"), "--as-of", "9/33"])
+    res = invoke("site", str(tmp_path / "x"), "--as-of", "9/33")
     assert res.exit_code == 2
 
 
@@ -352,13 +351,13 @@ def test_rebuild_touches_only_its_own_files(tmp_path):
     manifest["files"].remove("glossary.html")
     (out / MARKER).write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
     (out / "glossary.html").write_text("사용자가 만든 용어집", encoding="utf-8")
-    res = runner.invoke(app, ["site", str(out)])
+    res = invoke("site", str(out))
     assert res.exit_code == 1 and "glossary.html" in res.stderr
     assert (out / "glossary.html").read_text(encoding="utf-8") == "사용자가 만든 용어집"
 
 
 def test_human_summary_is_korean(tmp_path):
-    res = runner.invoke(app, ["site", str(tmp_path / "s")])
+    res = invoke("site", str(tmp_path / "s"))
     assert res.exit_code == 0, res.stderr
     assert "사이트를 썼습니다" in res.stdout and "판정까지 반영" in res.stdout and "index.html" in res.stdout
 

@@ -12,6 +12,7 @@ Pyodide comes from FLAMER_TEST_PYODIDE (a folder or the npm .tgz), the user cach
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -24,6 +25,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import flamer_fork
 import pytest
 import yaml
 
@@ -39,11 +41,9 @@ SCENARIO = (ROOT / "scenarios" / "combat-scene5.yaml").read_text(encoding="utf-8
 BROKEN_YAML = "종류: 전투\n셀: [\n"  # an unclosed list: libyaml and PyYAML word it differently
 
 
-def cli(*args: str, stdin: str | None = None, env: dict | None = None, cwd=ROOT) -> subprocess.CompletedProcess:
-    """The real command line, as a user runs it."""
-    return subprocess.run([sys.executable, "-m", "flamer_ref", *args], input=(stdin or "").encode("utf-8"),
-                          capture_output=True, cwd=cwd, timeout=300,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})})
+#: the real command line, as a user runs it (a process of its own: tests/flamer_fork.py), output as bytes
+UTF8 = {"PYTHONIOENCODING": "utf-8"}
+cli = functools.partial(flamer_fork.run, cwd=ROOT, timeout=300, text=False, env=UTF8)
 
 
 def questions(n: int) -> list[str]:
@@ -78,15 +78,13 @@ def _file(name: str, data: bytes) -> tuple[tarfile.TarInfo, bytes]:
 def test_a_tampered_tarball_is_refused_before_anything_is_written(tmp_path):
     """--pyodide with an npm tarball that is not the pinned one (its sha512 differs): exit 1, one Korean
     message naming the integrity check, and the site folder is not even made."""
-    from typer.testing import CliRunner
-
-    from flamer_ref.cli import app
+    from inprocess import invoke
 
     bad = tmp_path / "pyodide-314.0.8.tgz"
     bad.write_bytes(_tgz([_file(f"package/{n}", b"not pyodide") for n in sitepack.PYODIDE_FILES]))
     with pytest.raises(sitepack._Refused, match="무결성"):
         sitepack.check_integrity(bad.read_bytes())
-    res = CliRunner().invoke(app, ["site", str(tmp_path / "out"), "--pyodide", str(bad)])
+    res = invoke("site", str(tmp_path / "out"), "--pyodide", str(bad))
     assert res.exit_code == 1, res.output
     assert "무결성" in res.output and "--pyodide" in res.output and "Traceback" not in res.output
     assert not (tmp_path / "out").exists()
@@ -176,7 +174,7 @@ def test_without_pyodide_the_site_is_built_without_the_engine_and_says_so(tree, 
     still built (exit 0), without engine/ and assets/engine.js, and stderr carries one Korean line saying
     what to do (--pyodide or the network); the JSON summary says why."""
     out = tmp_path / "site"
-    env = {"FLAMER_PYODIDE": "", "FLAMER_DATA": str(tree.root), "FLAMER_CACHE_DIR": str(tmp_path / "cache"),
+    env = {**UTF8, "FLAMER_PYODIDE": "", "FLAMER_DATA": str(tree.root), "FLAMER_CACHE_DIR": str(tmp_path / "cache"),
            "npm_config_registry": f"http://127.0.0.1:{_closed_port()}/"}
     p = cli("site", str(out), "--json", env=env)
     assert p.returncode == 0, p.stderr.decode()
@@ -199,14 +197,11 @@ def _closed_port() -> int:
 
 
 def test_site_options_usage_errors():
-    from typer.testing import CliRunner
+    from inprocess import invoke
 
-    from flamer_ref.cli import app
-
-    r = CliRunner()
     for args, hint in ((["site", "x", "8080"], "--serve"), (["site", "x", "--serve", "http"], "포트"),
                        (["site", "x", "--no-engine", "--pyodide", "p"], "함께")):
-        res = r.invoke(app, args)
+        res = invoke(*args)
         assert res.exit_code == 2 and hint in res.output, res.output
 
 
@@ -426,7 +421,7 @@ def cli_answers():
     from concurrent.futures import ThreadPoolExecutor
 
     def one(case):
-        p = cli(*case[0], stdin=case[1])
+        p = cli(*case[0], input=case[1])
         return {"code": p.returncode, "stdout": p.stdout.decode("utf-8"), "stderr": p.stderr.decode("utf-8")}
 
     with ThreadPoolExecutor(4) as pool:
@@ -484,7 +479,7 @@ def test_search_answers_the_same_whatever_the_hash_seed():
     """`flamer search` gave one of two answers for '스텍 칸마다 따로임?' depending on the process's string
     hashing (PYTHONHASHSEED 1: 스텝 → 단계 first; 3: 스텟 → 능력치): a set's order chose between equally
     close everyday words. The browser's engine and the command line could then disagree."""
-    outs = {cli("search", "스텍 칸마다 따로임?", "--json", env={"PYTHONHASHSEED": seed}).stdout for seed in ("1", "3")}
+    outs = {cli("search", "스텍 칸마다 따로임?", "--json", env={**UTF8, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "3")}
     assert len(outs) == 1
 
 

@@ -14,26 +14,23 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 
 from forbidden_words import found, index_words, visible, without
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-runner = CliRunner()
 
 JINNAE = ["fight", "거신, 장인 vs 개미(정착 lv1 hp2 atk1)", "-r", "수비자 진내폭격 비용 개미"]
 
 
-def invoke(args: list[str]) -> tuple[int, str, str]:
-    res = runner.invoke(app, args)
-    return res.exit_code, res.stdout, res.stderr
 
 
 # ------------------------------------------------------------------ 헌납 ----
 def test_jinnae_cost_reads_heonnap_in_the_full_story():
-    code, out, err = invoke([*JINNAE, "--full"])
+    r = invoke(*JINNAE, "--full")
+    code, out, err = r.exit_code, r.stdout, r.stderr
     assert code == 0, err
     line = next(ln for ln in out.splitlines() if "비용 지불" in ln)
     assert "개미 헌납" in line, line  # was '비용 지불(#1): 개미 파괴'
@@ -42,7 +39,8 @@ def test_jinnae_cost_reads_heonnap_in_the_full_story():
 
 def test_jinnae_cost_reads_heonnap_in_md_and_html():
     for fmt in ("md", "html"):
-        code, out, err = invoke([*JINNAE, "--full", "--format", fmt])
+        r = invoke(*JINNAE, "--full", "--format", fmt)
+        code, out, err = r.exit_code, r.stdout, r.stderr
         assert code == 0, err
         text = visible(out, fmt if fmt == "html" else "text")
         assert "개미 헌납" in text, fmt
@@ -100,12 +98,14 @@ ORDERED = textwrap.dedent("""\
 def test_the_scenarios_combat_order_is_worded_in_korean(tmp_path):
     f = tmp_path / "ordered.yaml"
     f.write_text(ORDERED, encoding="utf-8")
-    code, out, err = invoke(["simulate", str(f)])
+    r = invoke("simulate", str(f))
+    code, out, err = r.exit_code, r.stdout, r.stderr
     assert code == 0, err
     assert "combat_order" not in out, [ln for ln in out.splitlines() if "combat_order" in ln]
     # cells have coordinates, not numbers (the Korean review, issue 28)
     assert "시나리오 파일에 적은 전투 순서에 없는 조우 셀 (3,3)은 좌표 순으로 그 뒤에 둠" in " ".join(out.split()), out
-    code, out, err = invoke(["simulate", str(f), "--all-branches"])
+    r = invoke("simulate", str(f), "--all-branches")
+    code, out, err = r.exit_code, r.stdout, r.stderr
     assert code == 0, err
     assert "combat_order" not in out, [ln for ln in out.splitlines() if "combat_order" in ln]
     assert "시나리오에 적은 전투 순서((2,2) → (1,1))대로" in out, out
@@ -141,12 +141,14 @@ BAD_CELL = textwrap.dedent("""\
 def test_a_cell_key_that_is_no_coordinate_is_refused(tmp_path, text):
     f = tmp_path / "bad.yaml"
     f.write_text(text, encoding="utf-8")
-    code, out, err = invoke(["simulate", str(f)])
+    r = invoke("simulate", str(f))
+    code, out, err = r.exit_code, r.stdout, r.stderr
     assert code == 1, out  # was 0: '2,x를 DGM이 점령'
     assert "'2,x'는 좌표가 아닙니다" in err, err
     assert '"2,4"처럼' in err, err
     assert "Traceback" not in err
-    code, out, err = invoke(["simulate", str(f), "--json"])
+    r = invoke("simulate", str(f), "--json")
+    code, out, err = r.exit_code, r.stdout, r.stderr
     assert code == 1
     assert "2,x" in json.loads(out)["error"]["message"]
 
@@ -162,7 +164,8 @@ def test_an_explicit_board_still_names_its_cells_freely(tmp_path):
             DGM: [{id: gk, card: 수문장}]
             BGM: [{id: ant, card: 개미, hp: 1, atk: 1}]
         """), encoding="utf-8")
-    code, out, err = invoke(["simulate", str(f), "--json"])
+    r = invoke("simulate", str(f), "--json")
+    code, out, err = r.exit_code, r.stdout, r.stderr
     assert code == 0, err
     assert json.loads(out)["cells"]["X"]["occupant"] == "DGM"
 

@@ -5,18 +5,12 @@ a player reads it, and no output here holds a word of tests/forbidden_words.py. 
 from __future__ import annotations
 
 import pytest
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from flamer_ref.korean import josa
 
 from forbidden_words import found
-
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, list(args), input=input)
 
 
 def told(*args) -> tuple[int, str]:
@@ -26,9 +20,9 @@ def told(*args) -> tuple[int, str]:
 
     from flamer_ref.i18n import usage_message
 
-    r = runner.invoke(app, list(args))
+    r = invoke(*args)
     if r.exit_code == 2:
-        exc = runner.invoke(app, list(args), standalone_mode=False).exception
+        exc = invoke(*args, standalone_mode=False).exception
         assert isinstance(exc, cexc.UsageError), (args, r.output)
         return 2, "사용법 오류: " + usage_message(exc) + "\n"
     return r.exit_code, r.stderr
@@ -44,12 +38,12 @@ def test_acronyms_take_the_particles_the_rulebook_gives_them():
 
 
 def test_card_lookup_echoes_an_acronym_with_its_particle():
-    r = run("card", "ATK")
+    r = invoke("card", "ATK")
     assert r.exit_code == 1 and "카드 'ATK'를 찾을 수 없습니다." in r.stderr
 
 
 def test_missing_stats_are_named_in_korean_without_piece_ids():
-    r = run("fight", "수문장 vs 개미 x2")
+    r = invoke("fight", "수문장 vs 개미 x2")
     assert r.exit_code == 1
     assert "  - 개미: HP(체력) — 피격 기물의 남은 HP를 계산해야 합니다. " in r.stderr
     assert '--stat "개미 체력 2" 또는 개미(체력2) (2 자리에 실제 값)' in r.stderr and "체력숫자" not in r.stderr
@@ -59,9 +53,9 @@ def test_missing_stats_are_named_in_korean_without_piece_ids():
 # ----------------------------------------------------------------- error shapes ----
 def test_a_missing_file_is_said_what_then_which(tmp_path):
     gone = tmp_path / "nofile.yaml"
-    r = run("simulate", str(gone))
+    r = invoke("simulate", str(gone))
     assert r.exit_code == 1 and r.stderr == f"파일을 찾을 수 없습니다: {gone}\n"
-    r = run("simulate", str(tmp_path))
+    r = invoke("simulate", str(tmp_path))
     assert r.exit_code == 1
     assert r.stderr == f"파일이 아니라 폴더입니다: {tmp_path}\n고치는 법: 폴더 안의 YAML 파일 경로를 주세요\n"
 
@@ -69,7 +63,7 @@ def test_a_missing_file_is_said_what_then_which(tmp_path):
 def test_a_missing_file_in_json_keeps_its_code(tmp_path):
     import json
 
-    r = run("simulate", str(tmp_path / "nofile.yaml"), "--json")
+    r = invoke("simulate", str(tmp_path / "nofile.yaml"), "--json")
     err = json.loads(r.stdout)["error"]
     assert err["code"] == "data-error" and err["message"].startswith("파일을 찾을 수 없습니다: ")
 
@@ -86,9 +80,9 @@ def test_usage_errors_say_what_was_left_out(args, said):
 
 
 def test_rules_are_cited_by_number_in_messages():
-    r = run("fight", "수문장 x4 vs 개미")
+    r = invoke("fight", "수문장 x4 vs 개미")
     assert r.exit_code == 1 and "(한 셀에 한 진영은 3기까지, 조항 4.8)" in r.stderr and "move.limit" not in r.stderr
-    r = run("fight", "수문장, 수문장, 수문장, 장인 vs 개미")
+    r = invoke("fight", "수문장, 수문장, 수문장, 장인 vs 개미")
     assert r.exit_code == 1 and "공격자(DGM) 기물이 4기입니다. 한 셀에 한 진영은 3기까지입니다 (조항 4.8)." in r.stderr
 
 
@@ -114,7 +108,7 @@ cells:
 def simulate(tmp_path, text):
     f = tmp_path / "s.yaml"
     f.write_text(text, encoding="utf-8")
-    r = run("simulate", str(f))
+    r = invoke("simulate", str(f))
     assert r.exit_code == 1, r.output
     return r.stderr
 
@@ -145,7 +139,7 @@ def test_the_cost_of_jinnae_pokgyeok_is_offered(tmp_path):
 
 
 def test_scenario_new_move_says_seongong():
-    r = run("scenario", "new", "이동")
+    r = invoke("scenario", "new", "이동")
     assert r.exit_code == 0 and "선공의 첫 라운드면 예" in r.stdout and "선 플레이어" not in r.stdout
 
 
@@ -169,6 +163,6 @@ def test_errors_of_every_command_hold_no_forbidden_word(args):
 def test_lookups_hold_no_forbidden_word():
     for args in (("timing", "진내폭격"), ("card", "진내폭격"), ("term", "헌납"), ("rule", "round.first-player"),
                  ("validate",)):
-        r = run(*args)
+        r = invoke(*args)
         assert r.exit_code == 0 and not found(r.stdout), (args, found(r.stdout))
-    assert "[(대응) 특수카드]" not in run("timing", "진내폭격").stdout  # the title is not said twice
+    assert "[(대응) 특수카드]" not in invoke("timing", "진내폭격").stdout  # the title is not said twice

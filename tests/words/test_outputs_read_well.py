@@ -9,15 +9,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from flamer_ref.corpus import load
 from flamer_ref.scenario_files import example_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.yaml"))
-runner = CliRunner()
 
 HEDGED = re.compile(r"이\(가\)|을\(를\)|은\(는\)|와\(과\)|과\(와\)|\(으\)로|\(이\)|가\(이\)|를\(을\)|는\(은\)")
 BROKEN = re.compile(r"내부 오류|Traceback|Error:|None\b|StrictUndefined|undefined")
@@ -93,7 +92,7 @@ def test_cases_cover_samples_and_examples():
 def test_every_output_reads_well(name, text):
     outs = {}
     for fmt in ("text", "md", "html"):
-        r = runner.invoke(app, ["simulate", "-", "--format", fmt], input=text)
+        r = invoke("simulate", "-", "--format", fmt, input=text)
         assert r.exit_code == 0, (fmt, r.output)
         outs[fmt] = r.stdout
     for fmt, out in outs.items():
@@ -104,7 +103,7 @@ def test_every_output_reads_well(name, text):
     # the verdict comes first: the first non-blank line of text is the verdict
     first = next(ln for ln in outs["text"].splitlines() if ln.strip())
     assert first.startswith(("판정", "결론", "이동", "승리", "필드", "불가")), first
-    brief = runner.invoke(app, ["simulate", "-", "--brief"], input=text)
+    brief = invoke("simulate", "-", "--brief", input=text)
     assert brief.exit_code == 0
     lines = [ln for ln in brief.stdout.splitlines() if ln.strip()]
     assert 1 <= len(lines) <= 4, brief.stdout

@@ -17,22 +17,18 @@ import shlex
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from flamer_ref.people import piece_names
 
 from forbidden_words import clause_ids, leaks
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-runner = CliRunner()
 
 FORMATS = {"txt": [], "md": ["--format", "md"], "html": ["--format", "html"]}
 
 
-def invoke(args: list[str], stdin: str | None = None) -> tuple[int, str]:
-    res = runner.invoke(app, args, input=stdin)
-    return res.exit_code, res.stdout
 
 
 def readme_fights() -> list[list[str]]:
@@ -58,22 +54,26 @@ def answers() -> dict:
     jobs: dict[str, tuple[list[str], str | None]] = {}
     for f in sorted((ROOT / "scenarios").glob("*.yaml")):
         jobs[f.name] = (["simulate", str(f)], None)
-    code, out = invoke(["examples", "--json"])
+    r = invoke("examples", "--json")
+    code, out = r.exit_code, r.stdout
     for e in json.loads(out)["examples"]:
-        code, yaml_text = invoke(["example", e["id"], "--scenario"])
+        r = invoke("example", e["id"], "--scenario")
+        code, yaml_text = r.exit_code, r.stdout
         assert code == 0, e["id"]
         jobs[e["id"]] = (["simulate", "-"], yaml_text)
     for i, argv in enumerate(FIGHTS):
         jobs[f"README fight {i + 1}"] = (argv, None)
     out: dict = {}
     for name, (argv, stdin) in jobs.items():
-        _, js = invoke(argv + ["--json"], stdin)
+        r = invoke(*argv + ["--json"], input=stdin)
+        js = r.stdout
         data = json.loads(js)
         forms = dict(FORMATS)
         if argv[0] == "fight":
             forms.update({"full": ["--full"], "brief": ["--brief"]})
         for form, extra in forms.items():
-            code, text = invoke(argv + extra, stdin)
+            r = invoke(*argv + extra, input=stdin)
+            code, text = r.exit_code, r.stdout
             out[(name, form)] = (code, text, data)
     return out
 
@@ -144,28 +144,34 @@ def test_md_and_html_lead_with_the_short_answer(answers):
 def test_headlines_as_a_person_says_them():
     # the cell is named only when the player named it, always in parentheses; the role leads, the code aside
     line = "수문장(lv6), 별마대, 장인 vs 거신, 행성굴착기(정착), 증폭기(정착)"
-    code, text = invoke(["fight", line, "-r", "수비자 재부팅 행성굴착기", "--cell", "2,4", "--brief"])
+    r = invoke("fight", line, "-r", "수비자 재부팅 행성굴착기", "--cell", "2,4", "--brief")
+    code, text = r.exit_code, r.stdout
     assert code == 0
     assert text.splitlines()[:2] == ["판정: 공격자(DGM)가 4회차에 (2,4)를 점령",
                                      "DGM이 거신·행성굴착기·증폭기를, BGM이 수문장을 포획"]
-    code, text = invoke(["fight", line, "-r", "수비자 재부팅 행성굴착기", "--brief"])
+    r = invoke("fight", line, "-r", "수비자 재부팅 행성굴착기", "--brief")
+    code, text = r.exit_code, r.stdout
     assert text.splitlines()[0] == "판정: 공격자(DGM)가 4회차에 점령" and "1,1" not in text
     # sides the cards cannot tell apart: 공격자 / 수비자 in words, A / B only in the JSON
-    code, text = invoke(["fight", "거신 vs 별마대, 행성굴착기(정착)", "--full"])
+    r = invoke("fight", "거신 vs 별마대, 행성굴착기(정착)", "--full")
+    code, text = r.exit_code, r.stdout
     assert "A(" not in text and "B(" not in text and not re.search(r"(?<![A-Za-z])[AB](?:가|의|이) ", text)
-    code, js = invoke(["fight", "거신 vs 별마대, 행성굴착기(정착)", "--json"])
+    r = invoke("fight", "거신 vs 별마대, 행성굴착기(정착)", "--json")
+    code, js = r.exit_code, r.stdout
     assert json.loads(js)["attacker"] == "A"
 
 
 def test_standoff_is_a_sentence():
-    code, text = invoke(["fight", "DGM: 수문장(정착) vs BGM: 개미(정착 lv1 hp2 atk1)", "--brief"])
+    r = invoke("fight", "DGM: 수문장(정착) vs BGM: 개미(정착 lv1 hp2 atk1)", "--brief")
+    code, text = r.exit_code, r.stdout
     assert code == 0
     first = text.splitlines()[0]
     assert first.startswith("판정: 대립 — ") and "0회차" not in text and "·" not in first
 
 
 def test_compare_headline_names_every_changed_outcome():
-    code, text = invoke(["fight", "거신 vs 별마대, 행성굴착기(정착)", "--compare", "2026-09-24"])
+    r = invoke("fight", "거신 vs 별마대, 행성굴착기(정착)", "--compare", "2026-09-24")
+    code, text = r.exit_code, r.stdout
     assert code == 0
     lines = text.splitlines()
     assert lines[0] == "결론: 2026-09-25 판정으로 전투 결과·공격자의 포획·수비자 생존 기물이 달라짐"
@@ -175,18 +181,20 @@ def test_compare_headline_names_every_changed_outcome():
 
 
 def test_help_says_short_full_and_brief():
-    code, text = invoke(["fight", "--help"])
+    r = invoke("fight", "--help")
+    code, text = r.exit_code, r.stdout
     flat = " ".join(text.split())
     assert code == 0 and "--full" in flat and "--brief" in flat and "이유" in flat
-    code, text = invoke(["fight", "거신 vs 별마대", "--full", "--brief"])
+    r = invoke("fight", "거신 vs 별마대", "--full", "--brief")
+    code, text = r.exit_code, r.stdout
     assert code == 2
 
 
 def test_a_refusal_cites_its_clause_by_number_and_title():
     # before: "근거: 조항 response.opener" (an id alone); the JSON keeps the id in `rule`
     args = ["fight", "수문장 vs 개미", "-r", "공격자 재부팅 수문장"]
-    res = runner.invoke(app, args)
+    res = invoke(*args)
     assert res.exit_code == 1 and res.stderr.startswith("불가 — ")
     assert "근거: 조항 5.2 대응턴은 수비자가 연다" in res.stderr and not clause_ids(res.stderr)
-    res = runner.invoke(app, args + ["--json"])
+    res = invoke(*args + ["--json"])
     assert json.loads(res.stdout)["rule"] == "response.opener"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from flamer_ref.corpus import load
-from inprocess import clean_error, invoke
+from inprocess import clean_error, isolated as invoke
 
 #: ids of FAQ items, examples, terms, rulings and clauses as they would leak into a person's text
 ENTRY_ID = re.compile(r"(?<![A-Za-z0-9_])(?:faq|ex|term|ruling|combat|response|move|victory|field|interp)\.[a-z0-9]")

@@ -8,14 +8,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from typer.testing import CliRunner
 
-from flamer_ref.cli import app
+from inprocess import invoke
+
 from flamer_ref.corpus import load
 
 from forbidden_words import found
 
-runner = CliRunner()
 corpus = load()
 
 
@@ -41,15 +40,16 @@ CITED_ID = re.compile(r"(?<![\w.])(?:%s)(?![\w.-])" % "|".join(
     re.escape(k) for k in sorted((*corpus.clauses, *corpus.interpretations), key=len, reverse=True)))
 
 
-def run(*args) -> str:
-    res = runner.invoke(app, list(args))
+def stdout_of(*args) -> str:
+    """What `flamer ARGS` prints, after checking it answered (exit 0)."""
+    res = invoke(*args)
     assert res.exit_code == 0, (args, res.output)
     return res.stdout
 
 
 @pytest.fixture(scope="module")
 def outputs() -> dict:
-    return {cmd: run(*cmd) for cmd in COMMANDS}
+    return {cmd: stdout_of(*cmd) for cmd in COMMANDS}
 
 
 def test_there_are_outputs_for_every_id(outputs):
@@ -88,8 +88,8 @@ def test_editor_notes_are_never_printed():
     assert len(notes) >= 10
     for name, card in corpus.cards.items():
         for args in (("card", name), ("card", name, "--json"), ("timing", name), ("timing", name, "--json")):
-            out = run(*args)
+            out = stdout_of(*args)
             for note in notes:
                 assert note not in out, (args, note)
-    out = run("search", "진내폭격", "null", "--json") + run("cards", "--json")
+    out = stdout_of("search", "진내폭격", "null", "--json") + stdout_of("cards", "--json")
     assert not any(note in out for note in notes)

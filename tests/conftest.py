@@ -53,14 +53,9 @@ _memo_get_command()
 #: different workers when there are two
 #: test_site_engine.py and test_calculator.py carry their own group ("engine-site": one engine build, one
 #: browser), so the three long groups spread over the workers instead of one worker running them all
-#: The PDF book (pdf_book, one WeasyPrint run of ~45 s) is shared by the tests that ask for it, wherever they are:
-#: those go to the "pdf" group, and the rest of test_pdf.py (its FAQ PDF) to one group of its own, so that the
-#: longest group is not the book plus everything printed. test_book.py shares its module's book model.
-XDIST_GROUPS = {"test_browser.py": "browser", "test_site.py": "browser", "test_pdf.py": "pdf-faq", "test_book.py": "book",
+XDIST_GROUPS = {"test_browser.py": "browser", "test_site.py": "browser", "test_pdf.py": "pdf", "test_book.py": "pdf",
                "test_handbook_trust.py": "pdf",
                "test_phone.py": "engine-site"}  # (issue 26: the calculator on a phone, on the engine site's browser)
-#: a session fixture whose users share one worker, whatever their file
-FIXTURE_GROUPS = {"pdf_book": "pdf"}
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -74,8 +69,7 @@ def pytest_xdist_auto_num_workers(config):
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups to schedule them
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        group = next((g for f, g in FIXTURE_GROUPS.items() if f in getattr(item, "fixturenames", ())), None)
-        group = group or XDIST_GROUPS.get(item.path.name)
+        group = XDIST_GROUPS.get(item.path.name)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
 

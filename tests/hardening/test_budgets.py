@@ -310,7 +310,7 @@ def test_the_rounds_kept_share_one_size_budget(corpus, monkeypatch):
 
 
 def test_the_budget_error_is_said_in_korean():
-    from inprocess import clean_error, isolated as invoke
+    from inprocess import clean_error, invoke
 
     r = invoke("simulate", "-", input=_as_yaml(long_combat_game(rounds=3, cells=12)).decode("utf-8"))
     clean_error(r, "1라운드의 전투", "5,000회차", "고치는 법")
@@ -433,7 +433,7 @@ def test_the_linear_stat_pattern_reads_every_value_as_before():
 
 
 def test_a_fight_line_of_forty_thousand_spaces_is_a_korean_error():
-    from inprocess import clean_error, isolated as invoke
+    from inprocess import clean_error, invoke
 
     with hang_guard(30):
         clean_error(invoke("fight", "가" + " " * N + "x"), "공격자 기물 vs 수비자 기물")
@@ -442,7 +442,7 @@ def test_a_fight_line_of_forty_thousand_spaces_is_a_korean_error():
 
 # ----------------------------------------------- fault 19: digits typed by a Korean IME ----
 import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
-from inprocess import clean_error, isolated as invoke  # noqa: E402
+from inprocess import clean_error, invoke  # noqa: E402
 
 
 def _fw(text: str) -> str:

@@ -3,7 +3,8 @@ docs of the issue): entries opened by number or by a word instead of an English 
 ids (the ids stay in --json), lookups that refuse a far guess, scenario templates in Korean, search that
 explains only what the player typed.
 
-In-process (tests/inprocess.py): each call builds its answer from the bundled data.
+In-process (tests/inprocess.py `invoke`): the bundled data, through this worker's cache (keyed on the data's bytes and
+the code, so it cannot change an answer: tests/hardening/test_cache.py).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from flamer_ref.corpus import load
-from inprocess import clean_error, isolated as invoke
+from inprocess import clean_error, invoke
 
 #: ids of FAQ items, examples, terms, rulings and clauses as they would leak into a person's text
 ENTRY_ID = re.compile(r"(?<![A-Za-z0-9_])(?:faq|ex|term|ruling|combat|response|move|victory|field|interp)\.[a-z0-9]")

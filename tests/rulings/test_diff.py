@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import yaml
-from inprocess import HANGUL, isolated as invoke
+from inprocess import HANGUL, invoke
 
 from flamer_ref.diff import diff, marked, public
 

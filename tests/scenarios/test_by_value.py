@@ -26,7 +26,7 @@ from flamer_ref.corpus import load
 from flamer_ref.engine.api import parse
 from flamer_ref.engine.probe import PROBE, Lin, Probe, Untracked
 from flamer_ref.errors import DataError
-from inprocess import isolated as invoke
+from inprocess import invoke
 
 CORPUS = load()
 

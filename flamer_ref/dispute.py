@@ -60,14 +60,10 @@ def _past_the_gate(value) -> bool:
         if isinstance(v, int):
             if abs(v) > MAX_INT:
                 return True
-        elif isinstance(v, dict):
+        elif isinstance(v, (dict, list, tuple)):
             if len(v) > MAX_ITEMS:
                 return True
-            stack.extend(v.values())
-        elif isinstance(v, (list, tuple)):
-            if len(v) > MAX_ITEMS:
-                return True
-            stack.extend(v)
+            stack.extend(v.values() if isinstance(v, dict) else v)
     return False
 
 

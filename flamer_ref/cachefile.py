@@ -27,11 +27,53 @@ KEY_BYTES = 32  # the cache key: 64 hex digits
 MEMO: dict[tuple, object] = {}
 
 
+#: the last keys this process computed, by the data files' identity (see _settled_stats): a process that
+#: loads again and again (the calculator's worker, the test suite) reads and hashes unchanged files once
+_SIGNED: dict[tuple, str] = {}
+#: a file changed less than this long ago may change again within the same tick of the file system's clock
+#: without its change time moving ("racy" files, as git calls them): its key is not remembered
+SETTLED_NS = 2_000_000_000
+
+
+def _settled_stats(files: list[Path]) -> tuple | None:
+    """Each file's device, inode, size, modification and change time — or None when one cannot be read
+    or changed too recently to be trusted. Any write, rename over, or utime moves a file's change time
+    (ctime), which no tool sets back; so while these agree, the bytes are the ones hashed before."""
+    import time
+
+    limit = time.time_ns() - SETTLED_NS
+    out = []
+    for p in files:
+        try:
+            st = os.stat(p)
+        except OSError:
+            return None
+        if st.st_ctime_ns > limit or st.st_mtime_ns > limit:
+            return None
+        out.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(out)
+
+
 def signature(root: Path, files: list[Path]) -> str:
     """The cache key: a cryptographic digest (BLAKE2b, 256 bits) of every data file's path and
     bytes (not its size or modification time, which archive extraction and sync tools restore), of
     the code that shapes the cache, and of the versions involved. A checksum would not do: an edit
-    can be made to keep crc32 and adler32 both (issue 20), and the cache would answer from old data."""
+    can be made to keep crc32 and adler32 both (issue 20), and the cache would answer from old data.
+    Within one process, a key is remembered for files whose identity and change time are unchanged and
+    settled (_settled_stats): the bytes are read and hashed again only when a file may have changed."""
+    stats = _settled_stats(files)
+    memo_key = (str(root), tuple(map(str, files)), stats, code_stamp()) if stats is not None else None
+    if memo_key is not None and memo_key in _SIGNED:
+        return _SIGNED[memo_key]
+    key = _digest(root, files)
+    if memo_key is not None:
+        if len(_SIGNED) >= 64:
+            _SIGNED.clear()
+        _SIGNED[memo_key] = key
+    return key
+
+
+def _digest(root: Path, files: list[Path]) -> str:
     try:
         from _blake2 import blake2b  # ~0.5 ms to import; hashlib pulls in OpenSSL (~4 ms)
     except ImportError:  # pragma: no cover - a Python built without the _blake2 module
@@ -51,13 +93,29 @@ def signature(root: Path, files: list[Path]) -> str:
             data = None  # parse() reports it; the key just has to differ
         put(b"\x00unreadable" if data is None else b"\x01" + data)
     # the cache's content depends on the code that builds it: parse() reaches numbering, constants,
-    # the engine's effect parser and its cards and primitives …, so every module of the package counts (a stat
-    # each, ~0.1 ms in all)
+    # the engine's effect parser and its cards and primitives …, so every module of the package counts
+    put(code_stamp())
+    return digest.hexdigest()
+
+
+_CODE_STAMP: list[bytes] = []
+
+
+def code_stamp(*, fresh: bool = False) -> bytes:
+    """Every module of the package, by path, size and modification time: the code part of the cache key.
+    Read once per process (the code a process runs is the code it imported; a stat of some 80 files,
+    globbed and sorted, cost more than hashing the data itself in a process that loads many times, as
+    the calculator's worker and the test suite do); `fresh` reads it again."""
+    if _CODE_STAMP and not fresh:
+        return _CODE_STAMP[0]
     here = Path(__file__).parent
+    parts = []
     for path in sorted([*here.glob("*.py"), *here.glob("engine/*.py"), *here.glob("engine/*/*.py")]):
         st = path.stat()
-        put(f"{path.relative_to(here).as_posix()}|{st.st_size}|{st.st_mtime_ns}".encode())
-    return digest.hexdigest()
+        parts.append(f"{path.relative_to(here).as_posix()}|{st.st_size}|{st.st_mtime_ns}")
+    stamp = "\n".join(parts).encode()
+    _CODE_STAMP[:] = [stamp]
+    return stamp
 
 
 # A cache file: magic, format, kind, length and checksum of the payload, then the marshal payload.

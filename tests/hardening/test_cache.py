@@ -141,6 +141,36 @@ def test_same_size_edit_with_old_mtime_is_served(tmp_path, monkeypatch):
     assert corpus_mod.load(tree.root).clauses["a.first"]["text"] == "새 조항의 본문."
 
 
+def test_the_key_remembered_in_a_process_follows_every_edit(tmp_path, monkeypatch):
+    """signature() remembers a key for settled files (changed over 2 s ago) by their identity and change
+    time, so a process that loads often hashes unchanged files once. An edit that keeps size and
+    modification time still moves the change time: the key is computed again and differs. A file changed
+    just now is hashed every time (its clock may not have ticked between two writes)."""
+    import time
+
+    tree = write_minimal_corpus(tmp_path / "data")
+    root, files, _ = corpus_mod.locate(tree.root)
+    path = tree.root / "rules/clauses/a.yaml"
+    digests = []
+    real_digest = cachefile._digest
+    monkeypatch.setattr(cachefile, "_digest", lambda *a: digests.append(1) or real_digest(*a))
+    first = cachefile.signature(root, files)
+    cachefile.signature(root, files)
+    assert len(digests) == 2  # just written: racy, hashed each time
+    real_ns = time.time_ns
+    monkeypatch.setattr(time, "time_ns", lambda: real_ns() + 10 * cachefile.SETTLED_NS)  # ten limits later
+    assert cachefile.signature(root, files) == first and cachefile.signature(root, files) == first
+    assert len(digests) == 3  # settled: remembered after one more hash
+    time.sleep(0.05)  # past the file system clock's tick, so the edit's change time differs
+    st = path.stat()
+    old = path.read_bytes()
+    path.write_bytes(old.replace("첫 조항의 본문.".encode(), "새 조항의 본문.".encode()))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_size == st.st_size and path.stat().st_mtime_ns == st.st_mtime_ns
+    assert cachefile.signature(root, files) != first
+    assert len(digests) == 4
+
+
 def test_unwritable_index_is_retried_and_no_temp_files(tmp_path, monkeypatch):
     root = write_minimal_corpus(tmp_path / "data").root
     cache = tmp_path / "cache"
@@ -265,8 +295,12 @@ def test_the_cache_key_covers_every_module_that_shapes_the_corpus(tmp_path, monk
 
     root, files, _ = corpus_mod.locate(None)
     monkeypatch.setattr(Path, "stat", recording)
-    cachefile.signature(root, files)
+    cachefile.code_stamp(fresh=True)  # the key's code part (signature reads it once per process)
     monkeypatch.undo()
     seen = {Path(p).resolve() for p in stats}
     missing = sorted(str(p.relative_to(package)) for p in loaded - seen if package in p.parents)
     assert not missing, f"modules that shape the cached corpus but not its key: {missing}"
+    # … and the key is made with that code part: another code stamp, another key
+    key = cachefile.signature(root, files)
+    monkeypatch.setattr(cachefile, "code_stamp", lambda **kw: b"other code")
+    assert cachefile.signature(root, files) != key

@@ -46,6 +46,25 @@ FUZZ = settings(max_examples=max(1, int(80 * SCALE)), deadline=None,
 def fuzz(n: int) -> settings:
     return settings(FUZZ, max_examples=max(1, int(n * SCALE)))
 
+
+_SAMPLED: dict[tuple, st.SearchStrategy] = {}
+
+
+def sampled(seq) -> st.SearchStrategy:
+    """st.sampled_from(seq), made once per distinct list of plain values: the strategies below ask for the
+    same choices thousands of times, and Hypothesis validates each new strategy object on its first draw
+    (a third of the time spent making documents). The same strategy draws the same values: the documents
+    generated are exactly those of a new st.sampled_from each time (checked when this was written)."""
+    try:
+        key = tuple((type(x), x) for x in seq)  # typed: (1, 0) and (True, False) are different lists
+        hash(key)
+    except TypeError:  # lists or mappings among the values: not cached
+        return st.sampled_from(seq)
+    got = _SAMPLED.get(key)
+    if got is None:
+        got = _SAMPLED[key] = st.sampled_from(seq)
+    return got
+
 # ------------------------------------------------------------------ vocabulary ----
 #: piece cards whose lv, hp and atk the data states (증폭기 lacks atk: then the file must give it)
 KNOWN_PIECES = ["수문장", "장인", "별마대", "행성굴착기", "거신"]
@@ -73,12 +92,12 @@ def keyed(draw, ctx: str, pairs: dict) -> dict:
     for key, value in pairs.items():
         if value is None:
             continue
-        out[draw(st.sampled_from(_aliases(ctx, key)))] = value
+        out[draw(sampled(_aliases(ctx, key)))] = value
     return out
 
 
 def cell_text(draw, x: int, y: int):
-    return draw(st.sampled_from([f"{x},{y}", f"{x}, {y}", f"{x},{y}"]))
+    return draw(sampled([f"{x},{y}", f"{x}, {y}", f"{x},{y}"]))
 
 
 @st.composite
@@ -99,29 +118,29 @@ class Ids:
 @st.composite
 def piece(draw, pid: str | None, state: str | None = None) -> dict:
     """One piece: a database card (its stats, perhaps changed) or an ad-hoc piece with stats."""
-    kind = draw(st.sampled_from(["known", "known", "unknown", "adhoc", "adhoc"]))
+    kind = draw(sampled(["known", "known", "unknown", "adhoc", "adhoc"]))
     fields: dict = {"id": pid}
     if kind == "known":
-        fields["card"] = draw(st.sampled_from(KNOWN_PIECES))
+        fields["card"] = draw(sampled(KNOWN_PIECES))
         if draw(st.integers(0, 3)) == 0:
             fields["hp"] = draw(st.integers(1, 12))
     elif kind == "unknown":
-        fields["card"] = draw(st.sampled_from(UNKNOWN_PIECES))
+        fields["card"] = draw(sampled(UNKNOWN_PIECES))
         if draw(st.integers(0, 5)):  # mostly the stats are given; now and then the engine must say which is missing
             fields.update(lv=draw(st.integers(1, 9)), hp=draw(st.integers(1, 12)), atk=draw(st.integers(0, 4)))
     else:
-        fields["name"] = draw(st.sampled_from(["병사", "x", "<i>임시</i>", "*별*_", "기물 `a`", "탱크"]))
+        fields["name"] = draw(sampled(["병사", "x", "<i>임시</i>", "*별*_", "기물 `a`", "탱크"]))
         # now and then a long combat: hundreds of rounds, or HP past every limit (a round-limit gap)
-        hp = draw(st.one_of(st.integers(1, 12), st.sampled_from([300, 1_000_000_000]))) \
+        hp = draw(st.one_of(st.integers(1, 12), sampled([300, 1_000_000_000]))) \
             if draw(st.integers(0, 9)) == 0 else draw(st.integers(1, 12))
         fields.update(lv=draw(st.integers(1, 9)), hp=hp, atk=draw(st.integers(0, 4)))
         if draw(st.booleans()):
             fields["cost"] = draw(st.integers(0, 12))
         if draw(st.integers(0, 5)) == 0:
-            fields["structure"] = draw(st.sampled_from([True, False, "예", "아니오"]))
-    st_ = state or draw(st.sampled_from([None, "mobile", "mobile", "settled"]))
+            fields["structure"] = draw(sampled([True, False, "예", "아니오"]))
+    st_ = state or draw(sampled([None, "mobile", "mobile", "settled"]))
     if st_:
-        fields["state"] = draw(st.sampled_from(STATES[st_]))
+        fields["state"] = draw(sampled(STATES[st_]))
     return draw(keyed("piece", fields))
 
 
@@ -155,31 +174,31 @@ def slots(draw) -> list:
         if what == 0:
             out.append(None)
         elif what == 1:
-            out.append({draw(st.sampled_from(_aliases("slot", "set"))): draw(st.sampled_from(ALL_CARDS))})
+            out.append({draw(sampled(_aliases("slot", "set"))): draw(sampled(ALL_CARDS))})
         else:
-            out.append(draw(st.sampled_from(KNOWN_PIECES + UNKNOWN_PIECES[:4])))
+            out.append(draw(sampled(KNOWN_PIECES + UNKNOWN_PIECES[:4])))
     return out
 
 
 @st.composite
 def common_top(draw, kind: str) -> dict:
     ko = {"combat": "전투", "move": "이동", "victory": "승리확인", "field": "필드", "round": "라운드", "game": "게임"}[kind]
-    return {"kind": draw(st.sampled_from([kind, ko, ko + "턴" if kind not in ("round", "game") else ko])),
-            "title": draw(st.sampled_from(TITLES)), "as_of": draw(st.sampled_from(DATES))}
+    return {"kind": draw(sampled([kind, ko, ko + "턴" if kind not in ("round", "game") else ko])),
+            "title": draw(sampled(TITLES)), "as_of": draw(sampled(DATES))}
 
 
 # ------------------------------------------------------------------------ combat ----
 @st.composite
 def effect(draw, own: list[str], enemy: list[str], cells: list[str]) -> dict:
-    pick = draw(st.sampled_from(["attack", "flip", "buff", "move"]))
+    pick = draw(sampled(["attack", "flip", "buff", "move"]))
     if pick == "attack" or not (own or enemy):
-        return draw(keyed("effect", {"attack": draw(st.integers(1, 6)), "cell": draw(st.sampled_from(cells))}))
-    pid = draw(st.sampled_from(own + enemy))
+        return draw(keyed("effect", {"attack": draw(st.integers(1, 6)), "cell": draw(sampled(cells))}))
+    pid = draw(sampled(own + enemy))
     if pick == "flip":
-        return draw(keyed("effect", {"flip": pid, "to": draw(st.sampled_from(STATES["mobile"] + STATES["settled"]))}))
+        return draw(keyed("effect", {"flip": pid, "to": draw(sampled(STATES["mobile"] + STATES["settled"]))}))
     if pick == "buff":
         return draw(keyed("effect", {"buff": pid, "atk": draw(st.integers(0, 3)), "hp": draw(st.integers(0, 3))}))
-    return draw(keyed("effect", {"move": pid, "to": draw(st.sampled_from(cells))}))
+    return draw(keyed("effect", {"move": pid, "to": draw(sampled(cells))}))
 
 
 @st.composite
@@ -189,14 +208,14 @@ def declarations(draw, attacker, defender, cells: dict, max_n=3) -> list[dict]:
     for i in range(draw(st.integers(0, max_n))):
         side = defender if i == 0 or draw(st.booleans()) else attacker
         own, enemy = piece_ids(cells, side), piece_ids(cells, attacker if side == defender else defender)
-        how = draw(st.sampled_from(["effect", "effect", "reboot", "bombard", "card"]))
+        how = draw(sampled(["effect", "effect", "reboot", "bombard", "card"]))
         if how == "reboot" and own:
-            item = {"side": side, "card": "재부팅", "target": draw(st.sampled_from(own))}
+            item = {"side": side, "card": "재부팅", "target": draw(sampled(own))}
         elif how == "bombard" and own:
-            item = {"side": side, "card": "진내폭격", "cell": draw(st.sampled_from(enc)),
-                    "cost": draw(keyed("cost", {"destroy": draw(st.sampled_from(own))}))}
+            item = {"side": side, "card": "진내폭격", "cell": draw(sampled(enc)),
+                    "cost": draw(keyed("cost", {"destroy": draw(sampled(own))}))}
         elif how == "card":
-            item = {"side": side, "card": draw(st.sampled_from(RESPONSE_CARDS)),
+            item = {"side": side, "card": draw(sampled(RESPONSE_CARDS)),
                     "effect": draw(effect(own, enemy, enc))}
         else:
             item = {"side": side, "effect": draw(effect(own, enemy, enc))}
@@ -206,12 +225,12 @@ def declarations(draw, attacker, defender, cells: dict, max_n=3) -> list[dict]:
 
 @st.composite
 def combat_doc(draw, n_cells=(1, 4)) -> dict:
-    attacker, defender = draw(st.sampled_from(SIDE_PAIRS))
+    attacker, defender = draw(sampled(SIDE_PAIRS))
     ids = Ids()
     cells: dict = {}
     coords = draw(cells_on(n_min=n_cells[0], n_max=n_cells[1]))
     for i, (x, y) in enumerate(coords):
-        shape = draw(st.sampled_from(["both", "both", "both", "att", "def"])) if i else "both"
+        shape = draw(sampled(["both", "both", "both", "att", "def"])) if i else "both"
         by_side = {}
         if shape in ("both", "att"):
             by_side[attacker] = draw(side_pieces(ids, 0))
@@ -227,8 +246,8 @@ def combat_doc(draw, n_cells=(1, 4)) -> dict:
         own = piece_ids(cells, attacker)
         if enc and own:
             doc["battle_cards"] = [draw(keyed("decl", {
-                "side": attacker, "cell": draw(st.sampled_from(enc)), "card": "피의장막",
-                "effect": draw(keyed("effect", {"buff": draw(st.sampled_from(own)), "hp": 1}))}))]
+                "side": attacker, "cell": draw(sampled(enc)), "card": "피의장막",
+                "effect": draw(keyed("effect", {"buff": draw(sampled(own)), "hp": 1}))}))]
     enc = [c for c, v in cells.items() if len(v) == 2]
     if len(enc) > 1 and draw(st.integers(0, 2)) == 0:
         doc["combat_order"] = draw(st.permutations(enc))
@@ -244,7 +263,7 @@ def board_spec(draw, values=False, homes_for=()) -> tuple[dict | None, int, int]
         return None, W, H
     w, h = draw(st.integers(2, 8)), draw(st.integers(2, 8))
     spec = {"width": w, "height": h,
-            "adjacency": draw(st.sampled_from(["square8", "square4", "hex", "팔방", "사방", "육각"]))}
+            "adjacency": draw(sampled(["square8", "square4", "hex", "팔방", "사방", "육각"]))}
     if draw(st.integers(0, 2)) == 0:
         spec["sea"] = [f"{x},{y}" for x, y in draw(cells_on(w, h, 0, 2))]
     if values:
@@ -258,7 +277,7 @@ def board_spec(draw, values=False, homes_for=()) -> tuple[dict | None, int, int]
 def path_from(draw, x, y, w, h) -> list[str]:
     out = []
     for _ in range(draw(st.integers(1, 3))):
-        dx, dy = draw(st.sampled_from([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (2, 0)]))
+        dx, dy = draw(sampled([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (2, 0)]))
         x, y = x + dx, y + dy  # may leave the board: an `off-board` error, not a crash
         out.append(f"{x},{y}")
     return out
@@ -272,15 +291,15 @@ def _xy(cell: str) -> tuple[int, int]:
 @st.composite
 def move_block(draw, attacker, cells: dict, w, h) -> tuple[list, list]:
     own_cells = [c for c, v in cells.items() if attacker in v]
-    activate = draw(st.lists(st.sampled_from(own_cells), min_size=0, max_size=2, unique=True)) if own_cells else []
+    activate = draw(st.lists(sampled(own_cells), min_size=0, max_size=2, unique=True)) if own_cells else []
     moves = []
     where = {pid: c for c, v in cells.items() for s, lst in v.items() for pid in piece_ids({c: {s: lst}})}
     movers = sorted(where)
     for _ in range(draw(st.integers(0, 4)) if movers else 0):
-        pid = draw(st.sampled_from(movers))
+        pid = draw(sampled(movers))
         m = {"piece": pid, "path": draw(path_from(*_xy(where[pid]), w, h))}
         if draw(st.integers(0, 6)) == 0:
-            m["sp"] = draw(st.sampled_from(["비행", "질주", "음속돌파"]))
+            m["sp"] = draw(sampled(["비행", "질주", "음속돌파"]))
         moves.append(draw(keyed("move", m)))
     return activate, moves
 
@@ -289,7 +308,7 @@ def move_block(draw, attacker, cells: dict, w, h) -> tuple[list, list]:
 def placed_cells(draw, attacker, defender, ids, w, h, state=None, n_max=4) -> dict:
     cells: dict = {}
     for x, y in draw(cells_on(w, h, 1, n_max)):
-        shape = draw(st.sampled_from(["att", "att", "def", "both"]))
+        shape = draw(sampled(["att", "att", "def", "both"]))
         by_side = {}
         if shape in ("att", "both"):
             by_side[attacker] = draw(side_pieces(ids, 0, state=state))
@@ -301,21 +320,21 @@ def placed_cells(draw, attacker, defender, ids, w, h, state=None, n_max=4) -> di
 
 @st.composite
 def move_doc(draw) -> dict:
-    attacker, defender = draw(st.sampled_from(SIDE_PAIRS))
+    attacker, defender = draw(sampled(SIDE_PAIRS))
     board, w, h = draw(board_spec())
     cells = draw(placed_cells(attacker, defender, Ids(), w, h))
     activate, moves = draw(move_block(attacker, cells, w, h))
     doc = draw(common_top("move"))
     doc.update(attacker=attacker, board=board, cells=cells, activate=activate, moves=moves)
     if draw(st.integers(0, 3)) == 0:
-        doc["first_round"] = draw(st.sampled_from([True, False, "예", "아니오"]))
+        doc["first_round"] = draw(sampled([True, False, "예", "아니오"]))
     return draw(keyed("top", doc))
 
 
 # ----------------------------------------------------------------------- victory ----
 @st.composite
 def victory_doc(draw) -> dict:
-    player, other = draw(st.sampled_from(SIDE_PAIRS))
+    player, other = draw(sampled(SIDE_PAIRS))
     cells = draw(placed_cells(player, other, Ids(), W, H, n_max=6))
     doc = draw(common_top("victory"))
     doc.update(player=player, cells=cells)
@@ -323,7 +342,7 @@ def victory_doc(draw) -> dict:
         doc["vp"] = {player: draw(st.integers(0, 8)), other: draw(st.integers(0, 8))}
     if draw(st.booleans()):
         doc["homes"] = {s: [f"{x},{y}" for x, y in draw(cells_on(W, H, 2, 2))]
-                        for s in draw(st.sampled_from([[other], [player, other]]))}
+                        for s in draw(sampled([[other], [player, other]]))}
     return draw(keyed("top", doc))
 
 
@@ -331,12 +350,12 @@ def victory_doc(draw) -> dict:
 @st.composite
 def field_action(draw) -> dict:
     slot = draw(st.integers(0, 6))
-    pick = draw(st.sampled_from(["place", "place", "activate", "trash", "round", "exhausted"]))
+    pick = draw(sampled(["place", "place", "activate", "trash", "round", "exhausted"]))
     if pick == "place":
-        a = {"place": draw(st.sampled_from(ALL_CARDS)), "slot": slot,
-             "face": draw(st.sampled_from(["up", "down", "앞면", "뒷면"]))}
+        a = {"place": draw(sampled(ALL_CARDS)), "slot": slot,
+             "face": draw(sampled(["up", "down", "앞면", "뒷면"]))}
     elif pick == "round":
-        a = {"round": draw(st.sampled_from(["next", "다음"]))}
+        a = {"round": draw(sampled(["next", "다음"]))}
     else:
         a = {pick: slot}
     return draw(keyed("action", a))
@@ -344,7 +363,7 @@ def field_action(draw) -> dict:
 
 @st.composite
 def field_doc(draw) -> dict:
-    side, _ = draw(st.sampled_from(SIDE_PAIRS))
+    side, _ = draw(sampled(SIDE_PAIRS))
     doc = draw(common_top("field"))
     doc.update(side=side, field=draw(slots()), actions=draw(st.lists(field_action(), max_size=5)))
     return draw(keyed("top", doc))
@@ -353,7 +372,7 @@ def field_doc(draw) -> dict:
 # ------------------------------------------------------------------------- round ----
 @st.composite
 def round_doc(draw) -> dict:
-    player, other = draw(st.sampled_from(SIDE_PAIRS))
+    player, other = draw(sampled(SIDE_PAIRS))
     board, w, h = draw(board_spec(values=True, homes_for=(other,)))
     ids = Ids()
     cells = draw(placed_cells(player, other, ids, w, h, n_max=4))
@@ -371,13 +390,13 @@ def round_doc(draw) -> dict:
     if draw(st.integers(0, 2)) == 0:
         doc["response"] = draw(declarations(player, other, cells, max_n=2))
     if draw(st.booleans()):
-        doc["produce"] = [draw(keyed("produce", {"card": draw(st.sampled_from(KNOWN_PIECES)),
-                                                 "cell": draw(st.sampled_from(list(cells)))}))
+        doc["produce"] = [draw(keyed("produce", {"card": draw(sampled(KNOWN_PIECES)),
+                                                 "cell": draw(sampled(list(cells)))}))
                           for _ in range(draw(st.integers(1, 2)))]
     mine = piece_ids(cells)
     if mine and draw(st.booleans()):
-        doc["blackout"] = [draw(keyed("blackout", {"piece": draw(st.sampled_from(mine)),
-                                                   "to": draw(st.sampled_from(["mobile", "settled", "정착"]))}))]
+        doc["blackout"] = [draw(keyed("blackout", {"piece": draw(sampled(mine)),
+                                                   "to": draw(sampled(["mobile", "settled", "정착"]))}))]
     if doc.get("field") and draw(st.integers(0, 2)) == 0:
         doc["field_actions"] = {player: draw(st.lists(field_action(), max_size=3))}
     return draw(keyed("top", doc))
@@ -388,7 +407,7 @@ def round_doc(draw) -> dict:
 def game_doc(draw) -> dict:
     """A record of 1–4 rounds on one board, the players alternating; each entry's plays are drawn
     against the starting cells (later rounds may name pieces that moved, were captured or never came)."""
-    player, other = draw(st.sampled_from(SIDE_PAIRS))
+    player, other = draw(sampled(SIDE_PAIRS))
     board, w, h = draw(board_spec(values=True, homes_for=(other, player)))
     ids = Ids()
     cells = draw(placed_cells(player, other, ids, w, h, n_max=4))
@@ -412,12 +431,12 @@ def game_doc(draw) -> dict:
         if draw(st.integers(0, 3)) == 0:
             entry["response"] = draw(declarations(side, opp, cells, max_n=2))
         if draw(st.integers(0, 2)) == 0:
-            entry["produce"] = [draw(keyed("produce", {"card": draw(st.sampled_from(KNOWN_PIECES)),
-                                                       "cell": draw(st.sampled_from(list(cells)))}))]
+            entry["produce"] = [draw(keyed("produce", {"card": draw(sampled(KNOWN_PIECES)),
+                                                       "cell": draw(sampled(list(cells)))}))]
         mine = piece_ids(cells, side)
         if mine and draw(st.booleans()):
-            entry["blackout"] = [draw(keyed("blackout", {"piece": draw(st.sampled_from(mine)),
-                                                         "to": draw(st.sampled_from(["mobile", "settled"]))}))]
+            entry["blackout"] = [draw(keyed("blackout", {"piece": draw(sampled(mine)),
+                                                         "to": draw(sampled(["mobile", "settled"]))}))]
         if doc.get("field") and draw(st.integers(0, 3)) == 0:
             entry["field_actions"] = {side: draw(st.lists(field_action(), max_size=2))}
         rounds.append(draw(keyed("round_entry", entry)))
@@ -448,7 +467,10 @@ HANGUL = re.compile("[가-힣]")
 
 
 def to_yaml(doc: dict) -> str:
-    return yaml.safe_dump(doc, allow_unicode=True, sort_keys=False, default_flow_style=None)
+    # libyaml's emitter when PyYAML has it: the same text as yaml.safe_dump (checked on 300 generated
+    # documents), three times faster
+    return yaml.dump(doc, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), allow_unicode=True,
+                     sort_keys=False, default_flow_style=None)
 
 
 def simulate(text: str, *extra: str):
@@ -623,7 +645,7 @@ ANY_KIND = st.one_of(combat_doc(), move_doc(), victory_doc(), field_doc(), round
 
 
 @fuzz(80)
-@given(doc=ANY_KIND, fmt=st.sampled_from(["text", "md", "html"]))
+@given(doc=ANY_KIND, fmt=sampled(["text", "md", "html"]))
 def test_people_formats_never_crash(doc, fmt):
     """The same documents printed for people: the answer (or the refusal) of --json, no internal error,
     no raw control character from the input on the terminal."""
@@ -674,14 +696,14 @@ def mutated(draw):
         paths = [p for p in _paths(doc) if p]
         if not paths:
             break
-        path = draw(st.sampled_from(paths))
+        path = draw(sampled(paths))
         if draw(st.integers(0, 4)) == 0 and isinstance(path[-1], str):  # drop a key
             parent = doc
             for k in path[:-1]:
                 parent = parent[k]
             doc = _replace(doc, path[:-1], {k: v for k, v in parent.items() if k != path[-1]})
         else:
-            doc = _replace(doc, path, draw(st.sampled_from(HOSTILE_VALUES)))
+            doc = _replace(doc, path, draw(sampled(HOSTILE_VALUES)))
     return doc
 
 

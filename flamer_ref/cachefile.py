@@ -189,9 +189,10 @@ def write_cache(path: Path, kind: bytes, obj) -> bool:
 
 
 #: the names of the files this tool writes into the cache folder: the key (64 hex digits; 16 before
-#: issue 20) and one of its four suffixes, each with the kind its frame carries
-CACHE_KINDS = {"corpus": b"C", "index": b"I", "pairs": b"P", "similar": b"S"}
-CACHE_NAME = re.compile(r"([0-9a-f]{64}|[0-9a-f]{16})\.(corpus|index|pairs|similar)")
+#: issue 20) and one of its suffixes, each with the kind its frame carries (a compiled template's: see
+#: flamer_ref/templatecache.py)
+CACHE_KINDS = {"corpus": b"C", "index": b"I", "pairs": b"P", "similar": b"S", "template": b"T"}
+CACHE_NAME = re.compile(r"([0-9a-f]{64}|[0-9a-f]{16})\.(corpus|index|pairs|similar|template)")
 
 
 def own_cache_file(folder: Path, name: str) -> bool:

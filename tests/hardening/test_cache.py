@@ -304,3 +304,80 @@ def test_the_cache_key_covers_every_module_that_shapes_the_corpus(tmp_path, monk
     key = cachefile.signature(root, files)
     monkeypatch.setattr(cachefile, "code_stamp", lambda **kw: b"other code")
     assert cachefile.signature(root, files) != key
+
+
+# ------------------------------------------------------------- compiled templates ----
+FIGHT = ("fight", "거신 vs 별마대, 행성굴착기(정착)")
+
+
+def _templates(cache: Path) -> list[Path]:
+    return sorted(cache.glob("*.template"))
+
+
+def test_a_command_keeps_its_compiled_templates_and_answers_the_same(tmp_path):
+    """A command-line process keeps the templates it compiled in the cache folder (flamer_ref/templatecache.py),
+    each one of our cache files; the next process reads them and answers byte for byte the same. Damaged
+    ones (every kind of corruption, a FIFO in a file's place) change no answer, hang nothing, and are
+    written again."""
+    import stat
+
+    cache = tmp_path / "cache"
+    cold = run(*FIGHT, cache=cache)
+    assert cold.returncode == 0, cold.stderr
+    kept = _templates(cache)
+    assert len(kept) >= 3, sorted(p.name for p in cache.iterdir())
+    assert all(cachefile.own_cache_file(str(cache), p.name) for p in kept)
+    assert all(isinstance(cachefile.read_cache(p, b"T"), type(compile("", "", "exec"))) for p in kept)
+    warm = run(*FIGHT, cache=cache)
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert _templates(cache) == kept  # read, not made again under other names
+    rng = random.Random(7)
+    from test_fuzz_data import CORRUPTIONS
+
+    for n, how in enumerate(sorted(CORRUPTIONS)):
+        target = kept[n % len(kept)]
+        target.write_bytes(CORRUPTIONS[how](rng, target.read_bytes()))
+        again = run(*FIGHT, cache=cache)
+        assert (again.returncode, again.stdout, again.stderr) == (cold.returncode, cold.stdout, cold.stderr), how
+        assert cachefile.read_cache(target, b"T") is not None, (how, "not written again")
+    target = kept[0]
+    target.unlink()
+    os.mkfifo(target)
+    again = run(*FIGHT, cache=cache)  # (run's timeout: a FIFO opened for reading would hang)
+    assert (again.returncode, again.stdout) == (cold.returncode, cold.stdout), again.stderr
+    assert stat.S_ISREG(os.lstat(target).st_mode)  # the FIFO replaced by a sound file, never read
+
+
+def test_no_cache_folder_keeps_no_compiled_template(monkeypatch):
+    from flamer_ref import templatecache
+
+    monkeypatch.setenv("FLAMER_CACHE_DIR", "")
+    assert templatecache.bytecode_cache() is None
+
+
+def test_a_kept_template_is_its_source_s_and_is_read_instead_of_compiled(tmp_path):
+    """The file's name is a digest of the template's source (and the code, Jinja's and Python's versions):
+    an edited template is compiled again into a new file, never answered by the old code; an unchanged one
+    is read back by a new environment without compiling."""
+    import jinja2
+
+    from flamer_ref import templatecache
+
+    sources = {"t.txt": "첫 {{ x }}"}
+    folder = tmp_path / "cache"
+
+    def env():
+        return jinja2.Environment(loader=jinja2.DictLoader(sources),
+                                  bytecode_cache=templatecache.bytecode_cache(folder))
+
+    assert env().get_template("t.txt").render(x=1) == "첫 1"
+    assert len(_templates(folder)) == 1
+    fresh = env()
+    compiled = []
+    real = fresh.compile
+    fresh.compile = lambda *a, **k: compiled.append(a) or real(*a, **k)
+    assert fresh.get_template("t.txt").render(x=2) == "첫 2"
+    assert not compiled  # read from the cache folder
+    sources["t.txt"] = "새 {{ x }}"
+    assert env().get_template("t.txt").render(x=3) == "새 3"
+    assert len(_templates(folder)) == 2

@@ -1,0 +1,72 @@
+"""Compiled templates kept in the cache folder, for the command line's processes.
+
+Jinja turns a template's source into Python code the first time a process uses it, and that was most of a
+short command's time (`flamer fight`: five templates, about 0.5 s of 0.8 s). A process started by `flamer`
+(cli.main) keeps what it compiled in the cache folder (paths.cache_dir), beside the data's cache, and the
+next process reads it back instead. A library user (the tests' in-process runs, the site builder, the
+calculator's engine in the browser) compiles in memory as before.
+
+Each compiled template is one cache file of our frame (cachefile.frame: magic, kind b"T", length, CRC-32,
+then the marshalled code), read and written as the data's cache files are: a link, a FIFO, a wrong header,
+length or checksum is no cache (the template is compiled again and the file rewritten), a write goes
+through a temp file and a rename. The file's name is a digest of the template's name, path and source, of
+the package's code (cachefile.code_stamp: the environment's settings live there), of Jinja's version and of
+Python's: an edited template, another install or another Jinja gets other files. The sweep of stale cache
+files (cachefile.remove_stale, when the data's cache is rewritten) takes old ones away.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+from . import cachefile
+
+KIND = b"T"
+SUFFIX = "template"
+
+
+def key(fingerprint: bytes, name: str, filename: str | None, source_checksum: str) -> str:
+    """The 64-hex-digit name of a compiled template's cache file."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - a Python built without the _blake2 module
+        from hashlib import blake2b
+    digest = blake2b(digest_size=cachefile.KEY_BYTES)
+    for part in (fingerprint, name.encode("utf-8", "surrogateescape"),
+                 (filename or "").encode("utf-8", "surrogateescape"), source_checksum.encode()):
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def bytecode_cache(folder: Path | None = None):
+    """A Jinja bytecode cache over the cache folder (default: paths.cache_dir()), or None without one."""
+    import jinja2
+    from jinja2.bccache import BytecodeCache
+
+    from .paths import cache_dir
+
+    folder = folder if folder is not None else cache_dir()
+    if folder is None:
+        return None
+    fingerprint = b"|".join([jinja2.__version__.encode(), repr(sys.version_info[:3]).encode(),
+                             bytes([cachefile.CACHE_FORMAT]), cachefile.code_stamp()])
+
+    class TemplateCache(BytecodeCache):
+        """Jinja's two hooks over our cache files (the bucket's key and source checksum name the file)."""
+
+        def _path(self, bucket) -> Path:
+            return folder / f"{key(fingerprint, bucket.key, None, bucket.checksum)}.{SUFFIX}"
+
+        def load_bytecode(self, bucket) -> None:
+            code = cachefile.read_cache(self._path(bucket), KIND)
+            if isinstance(code, types.CodeType):
+                bucket.code = code
+
+        def dump_bytecode(self, bucket) -> None:
+            if bucket.code is not None:
+                cachefile.write_cache(self._path(bucket), KIND, bucket.code)
+
+    return TemplateCache()

@@ -55,7 +55,11 @@ _memo_get_command()
 #: browser), so the three long groups spread over the workers instead of one worker running them all
 XDIST_GROUPS = {"test_browser.py": "browser", "test_site.py": "browser", "test_pdf.py": "pdf", "test_book.py": "pdf",
                "test_handbook_trust.py": "pdf",
-               "test_phone.py": "engine-site"}  # (issue 26: the calculator on a phone, on the engine site's browser)
+               "test_phone.py": "engine-site",  # (issue 26: the calculator on a phone, on the engine site's browser)
+               # files whose module fixtures are costly (a data tree's answers and warm cache; every scenario's
+               # answer in every format; every reference command's output): built on one worker, not on each
+               "test_fuzz_data.py": "fuzz-data", "test_player_words.py": "player-words",
+               "test_reference_words.py": "reference-words"}
 
 
 def pytest_xdist_auto_num_workers(config):

@@ -12,7 +12,9 @@ from flamer_ref.corpus import load
 from flamer_ref.searchindex import load_index
 from flamer_ref.search import KINDS, search
 
-QUESTIONS = yaml.safe_load((Path(__file__).parent / "search_questions.yaml").read_text(encoding="utf-8"))["questions"]
+# libyaml's loader where PyYAML has it (the same values; this file is read by every worker at collection)
+QUESTIONS = yaml.load((Path(__file__).parent / "search_questions.yaml").read_text(encoding="utf-8"),
+                      Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["questions"]
 
 
 @pytest.fixture(scope="module")

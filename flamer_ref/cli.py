@@ -1290,9 +1290,9 @@ def run(argv: list[str]) -> int:
 def main() -> None:
     """Entry point: run the app, turning click's usage errors into Korean (exit 2). It ends the process.
     A command-line process keeps the templates it compiles in the cache folder (templatecache.py)."""
-    from . import render
+    from . import templatecache
 
-    render.KEEP_COMPILED = True
+    templatecache.ENABLED = True
     code = run(sys.argv[1:])
     try:
         sys.stderr.flush()

@@ -327,25 +327,17 @@ def cost_cards(data) -> dict:
     return out
 
 
-#: whether the environment keeps compiled templates in the cache folder (flamer_ref/templatecache.py):
-#: set by cli.main, the command line's processes, before the environment is made
-KEEP_COMPILED = False
-
-
 @lru_cache(maxsize=1)
 def environment():
     """The one Jinja environment of the process (cached: Jinja compiles each template once; web.setup
     points this same object at the site's precompiled templates). In a command-line process
-    (KEEP_COMPILED) the compiled templates are also kept in the cache folder for the next process."""
+    (templatecache.ENABLED) the compiled templates are also kept in the cache folder for the next process."""
     import jinja2
 
+    from . import templatecache
     from .paths import templates_dir
 
-    cache = None
-    if KEEP_COMPILED:
-        from .templatecache import bytecode_cache
-
-        cache = bytecode_cache()
+    cache = templatecache.bytecode_cache() if templatecache.ENABLED else None
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         bytecode_cache=cache,

@@ -25,6 +25,9 @@ from . import cachefile
 
 KIND = b"T"
 SUFFIX = "template"
+#: whether this process keeps its compiled templates (render.environment reads it when it makes the
+#: environment): set by cli.main, the command line's processes
+ENABLED = False
 
 
 def key(fingerprint: bytes, name: str, filename: str | None, source_checksum: str) -> str:

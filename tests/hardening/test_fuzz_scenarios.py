@@ -85,9 +85,10 @@ def _aliases(ctx: str, key: str) -> list[str]:
     return [key] + [a for a, canon in KEYS.get(ctx, {}).items() if canon == key]
 
 
-@st.composite
 def keyed(draw, ctx: str, pairs: dict) -> dict:
-    """A mapping whose keys are written in English or in one of their Korean aliases, at random."""
+    """A mapping whose keys are written in English or in one of their Korean aliases, at random (drawn
+    with the caller's `draw`: a composite strategy made for each of some 13,000 mappings cost more than
+    the drawing)."""
     out = {}
     for key, value in pairs.items():
         if value is None:
@@ -141,7 +142,7 @@ def piece(draw, pid: str | None, state: str | None = None) -> dict:
     st_ = state or draw(sampled([None, "mobile", "mobile", "settled"]))
     if st_:
         fields["state"] = draw(sampled(STATES[st_]))
-    return draw(keyed("piece", fields))
+    return keyed(draw, "piece", fields)
 
 
 @st.composite
@@ -192,13 +193,13 @@ def common_top(draw, kind: str) -> dict:
 def effect(draw, own: list[str], enemy: list[str], cells: list[str]) -> dict:
     pick = draw(sampled(["attack", "flip", "buff", "move"]))
     if pick == "attack" or not (own or enemy):
-        return draw(keyed("effect", {"attack": draw(st.integers(1, 6)), "cell": draw(sampled(cells))}))
+        return keyed(draw, "effect", {"attack": draw(st.integers(1, 6)), "cell": draw(sampled(cells))})
     pid = draw(sampled(own + enemy))
     if pick == "flip":
-        return draw(keyed("effect", {"flip": pid, "to": draw(sampled(STATES["mobile"] + STATES["settled"]))}))
+        return keyed(draw, "effect", {"flip": pid, "to": draw(sampled(STATES["mobile"] + STATES["settled"]))})
     if pick == "buff":
-        return draw(keyed("effect", {"buff": pid, "atk": draw(st.integers(0, 3)), "hp": draw(st.integers(0, 3))}))
-    return draw(keyed("effect", {"move": pid, "to": draw(sampled(cells))}))
+        return keyed(draw, "effect", {"buff": pid, "atk": draw(st.integers(0, 3)), "hp": draw(st.integers(0, 3))})
+    return keyed(draw, "effect", {"move": pid, "to": draw(sampled(cells))})
 
 
 @st.composite
@@ -213,13 +214,13 @@ def declarations(draw, attacker, defender, cells: dict, max_n=3) -> list[dict]:
             item = {"side": side, "card": "재부팅", "target": draw(sampled(own))}
         elif how == "bombard" and own:
             item = {"side": side, "card": "진내폭격", "cell": draw(sampled(enc)),
-                    "cost": draw(keyed("cost", {"destroy": draw(sampled(own))}))}
+                    "cost": keyed(draw, "cost", {"destroy": draw(sampled(own))})}
         elif how == "card":
             item = {"side": side, "card": draw(sampled(RESPONSE_CARDS)),
                     "effect": draw(effect(own, enemy, enc))}
         else:
             item = {"side": side, "effect": draw(effect(own, enemy, enc))}
-        out.append(draw(keyed("decl", item)))
+        out.append(keyed(draw, "decl", item))
     return out
 
 
@@ -245,15 +246,15 @@ def combat_doc(draw, n_cells=(1, 4)) -> dict:
         enc = [c for c, v in cells.items() if len(v) == 2]
         own = piece_ids(cells, attacker)
         if enc and own:
-            doc["battle_cards"] = [draw(keyed("decl", {
+            doc["battle_cards"] = [keyed(draw, "decl", {
                 "side": attacker, "cell": draw(sampled(enc)), "card": "피의장막",
-                "effect": draw(keyed("effect", {"buff": draw(sampled(own)), "hp": 1}))}))]
+                "effect": keyed(draw, "effect", {"buff": draw(sampled(own)), "hp": 1})})]
     enc = [c for c, v in cells.items() if len(v) == 2]
     if len(enc) > 1 and draw(st.integers(0, 2)) == 0:
         doc["combat_order"] = draw(st.permutations(enc))
     if draw(st.integers(0, 3)) == 0:
         doc["field"] = {attacker: draw(slots()), defender: draw(slots())}
-    return draw(keyed("top", doc))
+    return keyed(draw, "top", doc)
 
 
 # -------------------------------------------------------------------------- move ----
@@ -270,7 +271,7 @@ def board_spec(draw, values=False, homes_for=()) -> tuple[dict | None, int, int]
         spec["values"] = {f"{x},{y}": draw(st.integers(0, 3)) for x, y in draw(cells_on(w, h, 0, 6))}
     if homes_for and draw(st.booleans()):
         spec["homes"] = {s: [f"{x},{y}" for x, y in draw(cells_on(w, h, 2, 2))] for s in homes_for}
-    return draw(keyed("board", spec)), w, h
+    return keyed(draw, "board", spec), w, h
 
 
 @st.composite
@@ -300,7 +301,7 @@ def move_block(draw, attacker, cells: dict, w, h) -> tuple[list, list]:
         m = {"piece": pid, "path": draw(path_from(*_xy(where[pid]), w, h))}
         if draw(st.integers(0, 6)) == 0:
             m["sp"] = draw(sampled(["비행", "질주", "음속돌파"]))
-        moves.append(draw(keyed("move", m)))
+        moves.append(keyed(draw, "move", m))
     return activate, moves
 
 
@@ -328,7 +329,7 @@ def move_doc(draw) -> dict:
     doc.update(attacker=attacker, board=board, cells=cells, activate=activate, moves=moves)
     if draw(st.integers(0, 3)) == 0:
         doc["first_round"] = draw(sampled([True, False, "예", "아니오"]))
-    return draw(keyed("top", doc))
+    return keyed(draw, "top", doc)
 
 
 # ----------------------------------------------------------------------- victory ----
@@ -343,7 +344,7 @@ def victory_doc(draw) -> dict:
     if draw(st.booleans()):
         doc["homes"] = {s: [f"{x},{y}" for x, y in draw(cells_on(W, H, 2, 2))]
                         for s in draw(sampled([[other], [player, other]]))}
-    return draw(keyed("top", doc))
+    return keyed(draw, "top", doc)
 
 
 # ------------------------------------------------------------------------- field ----
@@ -358,7 +359,7 @@ def field_action(draw) -> dict:
         a = {"round": draw(sampled(["next", "다음"]))}
     else:
         a = {pick: slot}
-    return draw(keyed("action", a))
+    return keyed(draw, "action", a)
 
 
 @st.composite
@@ -366,7 +367,7 @@ def field_doc(draw) -> dict:
     side, _ = draw(sampled(SIDE_PAIRS))
     doc = draw(common_top("field"))
     doc.update(side=side, field=draw(slots()), actions=draw(st.lists(field_action(), max_size=5)))
-    return draw(keyed("top", doc))
+    return keyed(draw, "top", doc)
 
 
 # ------------------------------------------------------------------------- round ----
@@ -386,20 +387,20 @@ def round_doc(draw) -> dict:
         doc["field"] = {player: draw(slots()), other: draw(slots())}
     activate, moves = draw(move_block(player, cells, w, h))
     if activate or moves:
-        doc["move"] = draw(keyed("turn_move", {"activate": activate, "moves": moves}))
+        doc["move"] = keyed(draw, "turn_move", {"activate": activate, "moves": moves})
     if draw(st.integers(0, 2)) == 0:
         doc["response"] = draw(declarations(player, other, cells, max_n=2))
     if draw(st.booleans()):
-        doc["produce"] = [draw(keyed("produce", {"card": draw(sampled(KNOWN_PIECES)),
-                                                 "cell": draw(sampled(list(cells)))}))
+        doc["produce"] = [keyed(draw, "produce", {"card": draw(sampled(KNOWN_PIECES)),
+                                                 "cell": draw(sampled(list(cells)))})
                           for _ in range(draw(st.integers(1, 2)))]
     mine = piece_ids(cells)
     if mine and draw(st.booleans()):
-        doc["blackout"] = [draw(keyed("blackout", {"piece": draw(sampled(mine)),
-                                                   "to": draw(sampled(["mobile", "settled", "정착"]))}))]
+        doc["blackout"] = [keyed(draw, "blackout", {"piece": draw(sampled(mine)),
+                                                   "to": draw(sampled(["mobile", "settled", "정착"]))})]
     if doc.get("field") and draw(st.integers(0, 2)) == 0:
         doc["field_actions"] = {player: draw(st.lists(field_action(), max_size=3))}
-    return draw(keyed("top", doc))
+    return keyed(draw, "top", doc)
 
 
 # -------------------------------------------------------------------------- game ----
@@ -427,21 +428,21 @@ def game_doc(draw) -> dict:
         entry: dict = {"player": side} if draw(st.booleans()) else {}
         activate, moves = draw(move_block(side, cells, w, h))
         if activate or moves:
-            entry["move"] = draw(keyed("turn_move", {"activate": activate, "moves": moves}))
+            entry["move"] = keyed(draw, "turn_move", {"activate": activate, "moves": moves})
         if draw(st.integers(0, 3)) == 0:
             entry["response"] = draw(declarations(side, opp, cells, max_n=2))
         if draw(st.integers(0, 2)) == 0:
-            entry["produce"] = [draw(keyed("produce", {"card": draw(sampled(KNOWN_PIECES)),
-                                                       "cell": draw(sampled(list(cells)))}))]
+            entry["produce"] = [keyed(draw, "produce", {"card": draw(sampled(KNOWN_PIECES)),
+                                                       "cell": draw(sampled(list(cells)))})]
         mine = piece_ids(cells, side)
         if mine and draw(st.booleans()):
-            entry["blackout"] = [draw(keyed("blackout", {"piece": draw(sampled(mine)),
-                                                         "to": draw(sampled(["mobile", "settled"]))}))]
+            entry["blackout"] = [keyed(draw, "blackout", {"piece": draw(sampled(mine)),
+                                                         "to": draw(sampled(["mobile", "settled"]))})]
         if doc.get("field") and draw(st.integers(0, 3)) == 0:
             entry["field_actions"] = {side: draw(st.lists(field_action(), max_size=2))}
-        rounds.append(draw(keyed("round_entry", entry)))
+        rounds.append(keyed(draw, "round_entry", entry))
     doc["rounds"] = rounds
-    return draw(keyed("top", doc))
+    return keyed(draw, "top", doc)
 
 
 # ------------------------------------------------------------------------ running ----

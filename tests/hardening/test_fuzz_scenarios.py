@@ -101,7 +101,6 @@ def cell_text(draw, x: int, y: int):
     return draw(sampled([f"{x},{y}", f"{x}, {y}", f"{x},{y}"]))
 
 
-@st.composite
 def cells_on(draw, w=W, h=H, n_min=1, n_max=4) -> list[tuple[int, int]]:
     return draw(st.lists(st.tuples(st.integers(0, w - 1), st.integers(0, h - 1)), min_size=n_min, max_size=n_max,
                          unique=True))
@@ -116,7 +115,6 @@ class Ids:
         return f"{'ab'[side_idx]}{self.n}"
 
 
-@st.composite
 def piece(draw, pid: str | None, state: str | None = None) -> dict:
     """One piece: a database card (its stats, perhaps changed) or an ad-hoc piece with stats."""
     kind = draw(sampled(["known", "known", "unknown", "adhoc", "adhoc"]))
@@ -145,10 +143,9 @@ def piece(draw, pid: str | None, state: str | None = None) -> dict:
     return keyed(draw, "piece", fields)
 
 
-@st.composite
 def side_pieces(draw, ids: Ids, side_idx: int, n_min=1, n_max=3, state=None) -> list[dict]:
     n = draw(st.integers(n_min, n_max))
-    return [draw(piece(ids.next(side_idx) if draw(st.integers(0, 9)) else None, state)) for _ in range(n)]
+    return [piece(draw, ids.next(side_idx) if draw(st.integers(0, 9)) else None, state) for _ in range(n)]
 
 
 def piece_ids(cells: dict, side: str | None = None) -> list[str]:
@@ -167,7 +164,6 @@ def n_pieces(cells: dict) -> int:
     return sum(len(lst) for by_side in cells.values() for lst in by_side.values())
 
 
-@st.composite
 def slots(draw) -> list:
     out = []
     for _ in range(5):
@@ -181,7 +177,6 @@ def slots(draw) -> list:
     return out
 
 
-@st.composite
 def common_top(draw, kind: str) -> dict:
     ko = {"combat": "전투", "move": "이동", "victory": "승리확인", "field": "필드", "round": "라운드", "game": "게임"}[kind]
     return {"kind": draw(sampled([kind, ko, ko + "턴" if kind not in ("round", "game") else ko])),
@@ -189,7 +184,6 @@ def common_top(draw, kind: str) -> dict:
 
 
 # ------------------------------------------------------------------------ combat ----
-@st.composite
 def effect(draw, own: list[str], enemy: list[str], cells: list[str]) -> dict:
     pick = draw(sampled(["attack", "flip", "buff", "move"]))
     if pick == "attack" or not (own or enemy):
@@ -202,7 +196,6 @@ def effect(draw, own: list[str], enemy: list[str], cells: list[str]) -> dict:
     return keyed(draw, "effect", {"move": pid, "to": draw(sampled(cells))})
 
 
-@st.composite
 def declarations(draw, attacker, defender, cells: dict, max_n=3) -> list[dict]:
     enc = [c for c, v in cells.items() if len(v) == 2] or list(cells)
     out = []
@@ -217,9 +210,9 @@ def declarations(draw, attacker, defender, cells: dict, max_n=3) -> list[dict]:
                     "cost": keyed(draw, "cost", {"destroy": draw(sampled(own))})}
         elif how == "card":
             item = {"side": side, "card": draw(sampled(RESPONSE_CARDS)),
-                    "effect": draw(effect(own, enemy, enc))}
+                    "effect": effect(draw, own, enemy, enc)}
         else:
-            item = {"side": side, "effect": draw(effect(own, enemy, enc))}
+            item = {"side": side, "effect": effect(draw, own, enemy, enc)}
         out.append(keyed(draw, "decl", item))
     return out
 
@@ -229,19 +222,19 @@ def combat_doc(draw, n_cells=(1, 4)) -> dict:
     attacker, defender = draw(sampled(SIDE_PAIRS))
     ids = Ids()
     cells: dict = {}
-    coords = draw(cells_on(n_min=n_cells[0], n_max=n_cells[1]))
+    coords = cells_on(draw, n_min=n_cells[0], n_max=n_cells[1])
     for i, (x, y) in enumerate(coords):
         shape = draw(sampled(["both", "both", "both", "att", "def"])) if i else "both"
         by_side = {}
         if shape in ("both", "att"):
-            by_side[attacker] = draw(side_pieces(ids, 0))
+            by_side[attacker] = side_pieces(draw, ids, 0)
         if shape in ("both", "def"):
-            by_side[defender] = draw(side_pieces(ids, 1))
+            by_side[defender] = side_pieces(draw, ids, 1)
         cells[cell_text(draw, x, y)] = by_side
-    doc = draw(common_top("combat"))
+    doc = common_top(draw, "combat")
     doc.update(attacker=attacker, cells=cells)
     if draw(st.booleans()):
-        doc["response"] = draw(declarations(attacker, defender, cells))
+        doc["response"] = declarations(draw, attacker, defender, cells)
     if draw(st.integers(0, 3)) == 0:
         enc = [c for c, v in cells.items() if len(v) == 2]
         own = piece_ids(cells, attacker)
@@ -253,12 +246,11 @@ def combat_doc(draw, n_cells=(1, 4)) -> dict:
     if len(enc) > 1 and draw(st.integers(0, 2)) == 0:
         doc["combat_order"] = draw(st.permutations(enc))
     if draw(st.integers(0, 3)) == 0:
-        doc["field"] = {attacker: draw(slots()), defender: draw(slots())}
+        doc["field"] = {attacker: slots(draw), defender: slots(draw)}
     return keyed(draw, "top", doc)
 
 
 # -------------------------------------------------------------------------- move ----
-@st.composite
 def board_spec(draw, values=False, homes_for=()) -> tuple[dict | None, int, int]:
     if draw(st.integers(0, 2)) == 0:
         return None, W, H
@@ -266,15 +258,14 @@ def board_spec(draw, values=False, homes_for=()) -> tuple[dict | None, int, int]
     spec = {"width": w, "height": h,
             "adjacency": draw(sampled(["square8", "square4", "hex", "팔방", "사방", "육각"]))}
     if draw(st.integers(0, 2)) == 0:
-        spec["sea"] = [f"{x},{y}" for x, y in draw(cells_on(w, h, 0, 2))]
+        spec["sea"] = [f"{x},{y}" for x, y in cells_on(draw, w, h, 0, 2)]
     if values:
-        spec["values"] = {f"{x},{y}": draw(st.integers(0, 3)) for x, y in draw(cells_on(w, h, 0, 6))}
+        spec["values"] = {f"{x},{y}": draw(st.integers(0, 3)) for x, y in cells_on(draw, w, h, 0, 6)}
     if homes_for and draw(st.booleans()):
-        spec["homes"] = {s: [f"{x},{y}" for x, y in draw(cells_on(w, h, 2, 2))] for s in homes_for}
+        spec["homes"] = {s: [f"{x},{y}" for x, y in cells_on(draw, w, h, 2, 2)] for s in homes_for}
     return keyed(draw, "board", spec), w, h
 
 
-@st.composite
 def path_from(draw, x, y, w, h) -> list[str]:
     out = []
     for _ in range(draw(st.integers(1, 3))):
@@ -289,7 +280,6 @@ def _xy(cell: str) -> tuple[int, int]:
     return int(a), int(b)
 
 
-@st.composite
 def move_block(draw, attacker, cells: dict, w, h) -> tuple[list, list]:
     own_cells = [c for c, v in cells.items() if attacker in v]
     activate = draw(st.lists(sampled(own_cells), min_size=0, max_size=2, unique=True)) if own_cells else []
@@ -298,23 +288,22 @@ def move_block(draw, attacker, cells: dict, w, h) -> tuple[list, list]:
     movers = sorted(where)
     for _ in range(draw(st.integers(0, 4)) if movers else 0):
         pid = draw(sampled(movers))
-        m = {"piece": pid, "path": draw(path_from(*_xy(where[pid]), w, h))}
+        m = {"piece": pid, "path": path_from(draw, *_xy(where[pid]), w, h)}
         if draw(st.integers(0, 6)) == 0:
             m["sp"] = draw(sampled(["비행", "질주", "음속돌파"]))
         moves.append(keyed(draw, "move", m))
     return activate, moves
 
 
-@st.composite
 def placed_cells(draw, attacker, defender, ids, w, h, state=None, n_max=4) -> dict:
     cells: dict = {}
-    for x, y in draw(cells_on(w, h, 1, n_max)):
+    for x, y in cells_on(draw, w, h, 1, n_max):
         shape = draw(sampled(["att", "att", "def", "both"]))
         by_side = {}
         if shape in ("att", "both"):
-            by_side[attacker] = draw(side_pieces(ids, 0, state=state))
+            by_side[attacker] = side_pieces(draw, ids, 0, state=state)
         if shape in ("def", "both"):
-            by_side[defender] = draw(side_pieces(ids, 1, state=state))
+            by_side[defender] = side_pieces(draw, ids, 1, state=state)
         cells[f"{x},{y}"] = by_side
     return cells
 
@@ -322,10 +311,10 @@ def placed_cells(draw, attacker, defender, ids, w, h, state=None, n_max=4) -> di
 @st.composite
 def move_doc(draw) -> dict:
     attacker, defender = draw(sampled(SIDE_PAIRS))
-    board, w, h = draw(board_spec())
-    cells = draw(placed_cells(attacker, defender, Ids(), w, h))
-    activate, moves = draw(move_block(attacker, cells, w, h))
-    doc = draw(common_top("move"))
+    board, w, h = board_spec(draw)
+    cells = placed_cells(draw, attacker, defender, Ids(), w, h)
+    activate, moves = move_block(draw, attacker, cells, w, h)
+    doc = common_top(draw, "move")
     doc.update(attacker=attacker, board=board, cells=cells, activate=activate, moves=moves)
     if draw(st.integers(0, 3)) == 0:
         doc["first_round"] = draw(sampled([True, False, "예", "아니오"]))
@@ -336,13 +325,13 @@ def move_doc(draw) -> dict:
 @st.composite
 def victory_doc(draw) -> dict:
     player, other = draw(sampled(SIDE_PAIRS))
-    cells = draw(placed_cells(player, other, Ids(), W, H, n_max=6))
-    doc = draw(common_top("victory"))
+    cells = placed_cells(draw, player, other, Ids(), W, H, n_max=6)
+    doc = common_top(draw, "victory")
     doc.update(player=player, cells=cells)
     if draw(st.booleans()):
         doc["vp"] = {player: draw(st.integers(0, 8)), other: draw(st.integers(0, 8))}
     if draw(st.booleans()):
-        doc["homes"] = {s: [f"{x},{y}" for x, y in draw(cells_on(W, H, 2, 2))]
+        doc["homes"] = {s: [f"{x},{y}" for x, y in cells_on(draw, W, H, 2, 2)]
                         for s in draw(sampled([[other], [player, other]]))}
     return keyed(draw, "top", doc)
 
@@ -365,8 +354,8 @@ def field_action(draw) -> dict:
 @st.composite
 def field_doc(draw) -> dict:
     side, _ = draw(sampled(SIDE_PAIRS))
-    doc = draw(common_top("field"))
-    doc.update(side=side, field=draw(slots()), actions=draw(st.lists(field_action(), max_size=5)))
+    doc = common_top(draw, "field")
+    doc.update(side=side, field=slots(draw), actions=draw(st.lists(field_action(), max_size=5)))
     return keyed(draw, "top", doc)
 
 
@@ -374,22 +363,22 @@ def field_doc(draw) -> dict:
 @st.composite
 def round_doc(draw) -> dict:
     player, other = draw(sampled(SIDE_PAIRS))
-    board, w, h = draw(board_spec(values=True, homes_for=(other,)))
+    board, w, h = board_spec(draw, values=True, homes_for=(other,))
     ids = Ids()
-    cells = draw(placed_cells(player, other, ids, w, h, n_max=4))
-    doc = draw(common_top("round"))
+    cells = placed_cells(draw, player, other, ids, w, h, n_max=4)
+    doc = common_top(draw, "round")
     doc.update(player=player, board=board, cells=cells)
     if draw(st.booleans()):
         doc["vp"] = {player: draw(st.integers(0, 6)), other: draw(st.integers(0, 6))}
     if draw(st.booleans()):
         doc["dor"] = {player: draw(st.integers(0, 30)), other: draw(st.integers(0, 30))}
     if draw(st.booleans()):
-        doc["field"] = {player: draw(slots()), other: draw(slots())}
-    activate, moves = draw(move_block(player, cells, w, h))
+        doc["field"] = {player: slots(draw), other: slots(draw)}
+    activate, moves = move_block(draw, player, cells, w, h)
     if activate or moves:
         doc["move"] = keyed(draw, "turn_move", {"activate": activate, "moves": moves})
     if draw(st.integers(0, 2)) == 0:
-        doc["response"] = draw(declarations(player, other, cells, max_n=2))
+        doc["response"] = declarations(draw, player, other, cells, max_n=2)
     if draw(st.booleans()):
         doc["produce"] = [keyed(draw, "produce", {"card": draw(sampled(KNOWN_PIECES)),
                                                  "cell": draw(sampled(list(cells)))})
@@ -409,10 +398,10 @@ def game_doc(draw) -> dict:
     """A record of 1–4 rounds on one board, the players alternating; each entry's plays are drawn
     against the starting cells (later rounds may name pieces that moved, were captured or never came)."""
     player, other = draw(sampled(SIDE_PAIRS))
-    board, w, h = draw(board_spec(values=True, homes_for=(other, player)))
+    board, w, h = board_spec(draw, values=True, homes_for=(other, player))
     ids = Ids()
-    cells = draw(placed_cells(player, other, ids, w, h, n_max=4))
-    doc = draw(common_top("game"))
+    cells = placed_cells(draw, player, other, ids, w, h, n_max=4)
+    doc = common_top(draw, "game")
     doc.update(first_player=player, board=board, cells=cells)
     if draw(st.booleans()):
         doc["first_round"] = True
@@ -421,16 +410,16 @@ def game_doc(draw) -> dict:
     if draw(st.booleans()):
         doc["dor"] = {player: draw(st.integers(0, 30)), other: draw(st.integers(0, 30))}
     if draw(st.booleans()):
-        doc["field"] = {player: draw(slots()), other: draw(slots())}
+        doc["field"] = {player: slots(draw), other: slots(draw)}
     rounds = []
     for k in range(draw(st.integers(1, 4))):
         side, opp = (player, other) if k % 2 == 0 else (other, player)
         entry: dict = {"player": side} if draw(st.booleans()) else {}
-        activate, moves = draw(move_block(side, cells, w, h))
+        activate, moves = move_block(draw, side, cells, w, h)
         if activate or moves:
             entry["move"] = keyed(draw, "turn_move", {"activate": activate, "moves": moves})
         if draw(st.integers(0, 3)) == 0:
-            entry["response"] = draw(declarations(side, opp, cells, max_n=2))
+            entry["response"] = declarations(draw, side, opp, cells, max_n=2)
         if draw(st.integers(0, 2)) == 0:
             entry["produce"] = [keyed(draw, "produce", {"card": draw(sampled(KNOWN_PIECES)),
                                                        "cell": draw(sampled(list(cells)))})]

@@ -9,7 +9,8 @@ calculator's engine in the browser) compiles in memory as before.
 Each compiled template is one cache file of our frame (cachefile.frame: magic, kind b"T", length, CRC-32,
 then the marshalled code), read and written as the data's cache files are: a link, a FIFO, a wrong header,
 length or checksum is no cache (the template is compiled again and the file rewritten), a write goes
-through a temp file and a rename. The file's name is a digest of the template's name, path and source, of
+through a temp file and a rename. A compiled template is code, so a cache folder that others may write into
+keeps none (_ours_alone). The file's name is a digest of the template's name, path and source, of
 the package's code (cachefile.code_stamp: the environment's settings live there), of Jinja's version and of
 Python's: an edited template, another install or another Jinja gets other files. The sweep of stale cache
 files (cachefile.remove_stale, when the data's cache is rewritten) takes old ones away.
@@ -44,6 +45,24 @@ def key(fingerprint: bytes, name: str, filename: str | None, source_checksum: st
     return digest.hexdigest()
 
 
+def _ours_alone(folder: Path) -> bool:
+    """Whether only this user can put files into `folder` (or it does not exist yet: then we make it). A
+    compiled template is code this process runs: a cache folder others may write into (FLAMER_CACHE_DIR
+    pointing at a shared folder) keeps no compiled templates, and they are compiled in memory instead."""
+    import os
+    import stat
+
+    if not hasattr(os, "getuid"):  # pragma: no cover - not a POSIX system: no owners to compare
+        return True
+    try:
+        st = os.stat(folder)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
 def bytecode_cache(folder: Path | None = None):
     """A Jinja bytecode cache over the cache folder (default: paths.cache_dir()), or None without one."""
     import jinja2
@@ -52,7 +71,7 @@ def bytecode_cache(folder: Path | None = None):
     from .paths import cache_dir
 
     folder = folder if folder is not None else cache_dir()
-    if folder is None:
+    if folder is None or not _ours_alone(folder):
         return None
     fingerprint = b"|".join([jinja2.__version__.encode(), repr(sys.version_info[:3]).encode(),
                              bytes([cachefile.CACHE_FORMAT]), cachefile.code_stamp()])

@@ -381,3 +381,19 @@ def test_a_kept_template_is_its_source_s_and_is_read_instead_of_compiled(tmp_pat
     sources["t.txt"] = "새 {{ x }}"
     assert env().get_template("t.txt").render(x=3) == "새 3"
     assert len(_templates(folder)) == 2
+
+
+def test_a_cache_folder_others_may_write_into_keeps_no_compiled_template(tmp_path):
+    """A compiled template is code the next process runs: where another user could put a file into the cache
+    folder (group- or world-writable), none is kept or read, and the answer is the same."""
+    cache = tmp_path / "shared"
+    cache.mkdir()
+    os.chmod(cache, 0o777)
+    first = run(*FIGHT, cache=cache)
+    again = run(*FIGHT, cache=cache)
+    assert first.returncode == again.returncode == 0, first.stderr
+    assert first.stdout == again.stdout
+    assert not _templates(cache) and list(cache.glob("*.corpus"))  # the data's cache is kept as before
+    os.chmod(cache, 0o755)
+    run(*FIGHT, cache=cache)
+    assert _templates(cache)

@@ -31,18 +31,9 @@ SUFFIX = "template"
 ENABLED = False
 
 
-def key(fingerprint: bytes, name: str, filename: str | None, source_checksum: str) -> str:
-    """The 64-hex-digit name of a compiled template's cache file."""
-    try:
-        from _blake2 import blake2b
-    except ImportError:  # pragma: no cover - a Python built without the _blake2 module
-        from hashlib import blake2b
-    digest = blake2b(digest_size=cachefile.KEY_BYTES)
-    for part in (fingerprint, name.encode("utf-8", "surrogateescape"),
-                 (filename or "").encode("utf-8", "surrogateescape"), source_checksum.encode()):
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-    return digest.hexdigest()
+def key(fingerprint: bytes, template_key: str, source_checksum: str) -> str:
+    """The 64-hex-digit name of a compiled template's cache file (Jinja's key names the template and its path)."""
+    return cachefile.digest_of((fingerprint, template_key.encode(), source_checksum.encode()))
 
 
 def _ours_alone(folder: Path) -> bool:
@@ -80,7 +71,7 @@ def bytecode_cache(folder: Path | None = None):
         """Jinja's two hooks over our cache files (the bucket's key and source checksum name the file)."""
 
         def _path(self, bucket) -> Path:
-            return folder / f"{key(fingerprint, bucket.key, None, bucket.checksum)}.{SUFFIX}"
+            return folder / f"{key(fingerprint, bucket.key, bucket.checksum)}.{SUFFIX}"
 
         def load_bytecode(self, bucket) -> None:
             code = cachefile.read_cache(self._path(bucket), KIND)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import sourcetree
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +38,7 @@ def _sizes(path: Path) -> list[tuple[str, str, int]]:
             else:
                 walk(child, prefix)
 
-    walk(ast.parse(path.read_text(encoding="utf-8")), "")
+    walk(sourcetree.parse(path), "")
     return out
 
 
@@ -72,7 +73,7 @@ def _card_names() -> set[str]:
 
 def _strings(path: Path) -> list[tuple[int, str]]:
     """(line, value) of every string constant of a module, f-string parts included."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = sourcetree.parse(path)
     return sorted((n.lineno, n.value) for n in ast.walk(tree)
                   if isinstance(n, ast.Constant) and isinstance(n.value, str))
 
@@ -120,7 +121,7 @@ def test_every_effect_primitive_owns_its_parsing_declaration_and_resolution():
     assert len(rooms) >= 8
     asked = []
     for path in rooms:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(sourcetree.parse(path)):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
                 used = {n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", None)
                         for n in ast.walk(node.args[1])}

@@ -13,6 +13,8 @@ import ast
 import re
 from pathlib import Path
 
+import sourcetree
+
 PKG = Path(__file__).resolve().parents[2] / "flamer_ref"
 ARCHITECTURE = PKG.parent / "docs" / "ARCHITECTURE.md"
 MAX_FUNCTION_LINES = 100
@@ -27,7 +29,7 @@ def _house() -> dict[str, ast.Module]:
         if rel.parts[0] == "engine":
             continue
         name = ".".join(("flamer_ref", *rel.with_suffix("").parts)).removesuffix(".__init__")
-        out[name] = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        out[name] = sourcetree.parse(path)
     return out
 
 

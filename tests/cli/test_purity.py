@@ -19,6 +19,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import sourcetree
+
 PKG = Path(__file__).resolve().parents[2] / "flamer_ref"
 
 
@@ -42,7 +44,7 @@ def import_graph() -> dict[str, set[str]]:
     for name, (path, is_pkg) in mods.items():
         pkg = name if is_pkg else name.rsplit(".", 1)[0]
         deps: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in ast.walk(sourcetree.parse(path)):
             if isinstance(node, ast.Import):
                 deps.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom):
@@ -187,7 +189,7 @@ def test_errors_import_no_renderer():
     (errors.use_wording) — errors imports neither render nor Jinja."""
     graph = import_graph()
     assert reach(graph, "flamer_ref.errors") & {"flamer_ref.render", "flamer_ref.i18n", "flamer_ref.terminal"} == set()
-    tree = ast.parse((PKG / "errors.py").read_text(encoding="utf-8"))
+    tree = sourcetree.parse(PKG / "errors.py")
     names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert not {m for m in names if "render" in m or m.startswith("jinja2")}

@@ -11,6 +11,8 @@ import ast
 import re
 from pathlib import Path
 
+import sourcetree
+
 TESTS = Path(__file__).resolve().parent.parent
 
 # Checks that live in a helper the loop's items come from (it asserts before yielding), or a loop over
@@ -91,7 +93,7 @@ def _tests():
     files = sorted(TESTS.rglob("test_*.py"))
     assert len(files) > 80  # the walk reads the suite
     for path in files:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = sourcetree.parse(path)
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_"):
                 yield path.relative_to(TESTS).as_posix(), node
@@ -180,7 +182,7 @@ def _own_flamer_runs() -> list[str]:
         rel = path.relative_to(TESTS).as_posix()
         if rel in HELPERS:
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = sourcetree.parse(path)
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 parts = [(f"{node.name}.{getattr(m, 'name', '<body>')}", m) for m in node.body]

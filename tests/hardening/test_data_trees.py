@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 import inprocess
+import sourcetree
 
 from flamer_ref import cachefile
 from flamer_ref import corpus as corpus_mod
@@ -438,7 +439,7 @@ def test_no_english_os_reason_reaches_a_person():
     pkg = Path(__file__).resolve().parent.parent.parent / "flamer_ref"
     found = []
     for path in sorted(pkg.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = sourcetree.parse(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr == "strerror":
                 found.append(f"{path.name}:{node.lineno}: .strerror")

@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import sourcetree
 import yaml
 
 from flamer_ref import corpus as corpus_mod
@@ -54,7 +55,7 @@ def ruling(rulings: list, rid: str) -> dict:
 
 # ------------------------------------------------------------------ the engine names no date ----
 def _strings(path: Path):
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(sourcetree.parse(path)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             yield node.lineno, node.value
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import sourcetree
 
 from flamer_ref.errors import DataError, Problem
 
@@ -69,7 +70,7 @@ def _data_strings(tree: ast.AST) -> set[int]:
 
 def _hangul_strings(path: Path) -> list[tuple[int, str, bool]]:
     """(line, text, in an f-string) of every string constant with Hangul outside docstrings."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = sourcetree.parse(path)
     docs = _docstrings(tree) | _data_strings(tree)
     in_fstring = set()
     for node in ast.walk(tree):
@@ -119,7 +120,7 @@ def _codes_in_engine() -> set[str]:
     after (d, key) of Engine.error, of BoardError after its key, and code=… of Problem."""
     codes = set()
     for path in ENGINE.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(sourcetree.parse(path)):
             if not isinstance(node, ast.Call):
                 continue
             fn = node.func
@@ -158,7 +159,7 @@ def test_every_catalogue_entry_is_used():
     macros = set(re.findall(r"macro (\w+)\(", text)) - helpers
     messages = {m for m in macros if not m.endswith("__fix")}
     assert {m[:-len("__fix")] for m in macros if m.endswith("__fix")} <= messages
-    strings = {n.value for p in ENGINE.rglob("*.py") for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+    strings = {n.value for p in ENGINE.rglob("*.py") for n in ast.walk(sourcetree.parse(p))
                if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     unused = sorted(m for m in messages if m.replace("_", "-") not in strings)
     assert not unused, f"catalogue entries no engine module uses: {unused}"

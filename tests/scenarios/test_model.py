@@ -15,6 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import sourcetree
 
 from flamer_ref import runner
 from flamer_ref.corpus import load
@@ -133,7 +134,7 @@ def test_the_round_runs_its_turns_through_the_typed_single_turn_engines(corpus):
 def test_callers_dispatch_on_kind_not_on_the_python_type(corpus):
     """No layer above the engine tells the kinds apart by isinstance(…, dict) any more."""
     for mod in ("cli.py", "runner.py", "book.py", "render.py", "site.py", "engine/turns.py"):
-        tree = ast.parse((PKG / mod).read_text(encoding="utf-8"))
+        tree = sourcetree.parse(PKG / mod)
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance":
                 arg = node.args[0]

@@ -38,6 +38,13 @@ req_fd, resp_fd = os.dup(0), os.dup(1)
 from flamer_ref import cli, checks, lookup, oneliner, render, runner, search, searchindex, similar  # noqa: F401
 from flamer_ref.engine import api  # noqa: F401
 import jinja2, rapidfuzz, yaml  # noqa: F401
+# and every other module of the package (some 0.15 s, once), but the PDF's (it imports WeasyPrint, which
+# few commands need): a child no longer imports the answer, diagram, verdict … modules a command loads
+# lazily, on every call
+import importlib, pkgutil, flamer_ref  # noqa: E401
+for _m in pkgutil.walk_packages(flamer_ref.__path__, "flamer_ref."):
+    if _m.name not in ("flamer_ref.__main__", "flamer_ref.pdf"):
+        importlib.import_module(_m.name)
 buf = b""
 os.write(resp_fd, b"ready\n")
 while True:

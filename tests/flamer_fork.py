@@ -34,17 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER = r"""
 import json, os, sys
 req_fd, resp_fd = os.dup(0), os.dup(1)
-# warm: what the commands import (no data is read here: each child reads its data and caches itself)
-from flamer_ref import cli, checks, lookup, oneliner, render, runner, search, searchindex, similar  # noqa: F401
-from flamer_ref.engine import api  # noqa: F401
-import jinja2, rapidfuzz, yaml  # noqa: F401
-# and every other module of the package (some 0.15 s, once), but the PDF's (it imports WeasyPrint, which
-# few commands need): a child no longer imports the answer, diagram, verdict … modules a command loads
-# lazily, on every call
+# warm: every module of the package but the PDF's (it imports WeasyPrint, which few commands need), and so
+# the libraries they use: a child imports nothing a command loads lazily (answer, diagram, verdict …). No
+# data is read here: each child reads its data and caches itself.
 import importlib, pkgutil, flamer_ref  # noqa: E401
 for _m in pkgutil.walk_packages(flamer_ref.__path__, "flamer_ref."):
     if _m.name not in ("flamer_ref.__main__", "flamer_ref.pdf"):
         importlib.import_module(_m.name)
+from flamer_ref import cli
 buf = b""
 os.write(resp_fd, b"ready\n")
 while True:

@@ -742,7 +742,7 @@ def book(
 
 
 # -------------------------------------------------------------------- site ----
-_PYODIDE = "314.0.8"  # flamer_ref.sitepack.PYODIDE_VERSION (said in --help without importing the builder)
+_PYODIDE = "314.0.8"  # flamer_ref.pyodidefetch.PYODIDE_VERSION (said in --help without importing the builder)
 
 
 @app.command()

@@ -301,7 +301,7 @@ def calculator_context(corpus=None, book: dict | None = None, urls: dict[str, st
     from .linkdict import DICTIONARIES
     from .scenario_files import available_kinds, template_text
 
-    from .sitepack import PYODIDE_VERSION
+    from .pyodidefetch import PYODIDE_VERSION
 
     kinds = available_kinds()
 
@@ -644,17 +644,17 @@ def write_site(files: dict[str, str | bytes], out_dir: str, as_of: str) -> list[
 def make_site(corpus, out_dir: str, as_of: str | None = None, *, engine: bool = True,
               pyodide: str | None = None) -> dict:
     """Build and write the site; the summary `flamer site --json` prints. With `engine`, the
-    calculator's engine goes in (flamer_ref/sitepack.py: Pyodide from `pyodide`, FLAMER_PYODIDE, the
-    cache or the npm registry); when none of them gives it, the site is built without it and the
+    calculator's engine goes in (flamer_ref/sitepack.py packs it; Pyodide from `pyodide`, FLAMER_PYODIDE,
+    the cache or the npm registry: flamer_ref/pyodidefetch.py); when none of them gives it, the site is built without it and the
     summary's engine says why (`reason`). A named source that is wrong is a BadInput."""
-    from . import sitepack
+    from . import pyodidefetch, sitepack
 
     check_target(out_dir)  # before the work: a folder it may not write into is refused at once
     got, source, reason, bytecode = None, None, None, None
-    if engine and not sitepack.engine_off(pyodide):
+    if engine and not pyodidefetch.engine_off(pyodide):
         try:  # first: a wrong --pyodide is said before minutes of building
-            got, source = sitepack.obtain_pyodide(pyodide)
-        except sitepack.EngineUnavailable as exc:
+            got, source = pyodidefetch.obtain_pyodide(pyodide)
+        except pyodidefetch.EngineUnavailable as exc:
             reason = exc.message
     else:
         reason = "off"

@@ -120,14 +120,14 @@ def _tree_files(root: Path) -> dict[str, int]:
 def pyodide_dir(tmp_path_factory) -> Path:
     """The pinned Pyodide files in a folder: from FLAMER_TEST_PYODIDE (a folder or the npm .tgz), the
     user cache, or the npm registry (once; then cached). Without any, the tests that need it skip."""
-    from flamer_ref import sitepack
+    from flamer_ref import pyodidefetch
 
     given = os.environ.get("FLAMER_TEST_PYODIDE")
     saved = os.environ.pop("FLAMER_PYODIDE", None)  # turned off above for everyone else
     try:
-        files = sitepack._from_path(given, "FLAMER_TEST_PYODIDE") if given else sitepack.obtain_pyodide()[0]
-    except (sitepack.EngineUnavailable, sitepack.BadInput) as exc:
-        pytest.skip(f"no Pyodide {sitepack.PYODIDE_VERSION} here (network, cache or FLAMER_TEST_PYODIDE): {exc.message}")
+        files = pyodidefetch.from_path(given, "FLAMER_TEST_PYODIDE") if given else pyodidefetch.obtain_pyodide()[0]
+    except (pyodidefetch.EngineUnavailable, pyodidefetch.BadInput) as exc:
+        pytest.skip(f"no Pyodide {pyodidefetch.PYODIDE_VERSION} here (network, cache or FLAMER_TEST_PYODIDE): {exc.message}")
     finally:
         if saved is not None:
             os.environ["FLAMER_PYODIDE"] = saved

@@ -42,7 +42,7 @@ import flamer_fork
 from datatree import write_minimal_corpus
 from inprocess import clean_error, isolated as invoke
 
-from flamer_ref import sitepack
+from flamer_ref import pyodidefetch
 from flamer_ref import siteserve
 from flamer_ref.errors import os_reason
 from flamer_ref.site import MARKER, card_slug
@@ -280,7 +280,7 @@ class Drip:
 
 
 def test_a_registry_that_sends_a_byte_now_and_then_is_given_up_on(tree, tmp_path, monkeypatch):
-    monkeypatch.setattr(sitepack, "DOWNLOAD_DEADLINE", 0.5)  # the default is 300 s
+    monkeypatch.setattr(pyodidefetch, "DOWNLOAD_DEADLINE", 0.5)  # the default is 300 s
     drip = Drip(every=0.1)
     out = tmp_path / "site"
     env = {"FLAMER_PYODIDE": "", "FLAMER_DATA": str(tree.root), "FLAMER_CACHE_DIR": str(tmp_path / "cache"),

@@ -29,7 +29,7 @@ import flamer_fork
 import pytest
 import yaml
 
-from flamer_ref import sitepack
+from flamer_ref import pyodidefetch, sitepack
 from flamer_ref import web
 
 pytestmark = pytest.mark.xdist_group("engine-site")  # with test_calculator.py: one build, one browser (conftest.py)
@@ -81,9 +81,9 @@ def test_a_tampered_tarball_is_refused_before_anything_is_written(tmp_path):
     from inprocess import invoke
 
     bad = tmp_path / "pyodide-314.0.8.tgz"
-    bad.write_bytes(_tgz([_file(f"package/{n}", b"not pyodide") for n in sitepack.PYODIDE_FILES]))
-    with pytest.raises(sitepack._Refused, match="무결성"):
-        sitepack.check_integrity(bad.read_bytes())
+    bad.write_bytes(_tgz([_file(f"package/{n}", b"not pyodide") for n in pyodidefetch.PYODIDE_FILES]))
+    with pytest.raises(pyodidefetch._Refused, match="무결성"):
+        pyodidefetch.check_integrity(bad.read_bytes())
     res = invoke("site", str(tmp_path / "out"), "--pyodide", str(bad))
     assert res.exit_code == 1, res.output
     assert "무결성" in res.output and "--pyodide" in res.output and "Traceback" not in res.output
@@ -95,7 +95,7 @@ def test_a_tarball_with_a_link_or_a_path_out_is_refused_whole(tmp_path, member):
     """Reading the needed files out of a tarball never follows a link nor takes a name of its own making:
     a member that is a link or device, or whose name is absolute or climbs out, refuses the tarball (even
     when every needed file is there and right), and nothing is written anywhere."""
-    good = [_file(f"package/{n}", b"x") for n in sitepack.PYODIDE_FILES]
+    good = [_file(f"package/{n}", b"x") for n in pyodidefetch.PYODIDE_FILES]
     info = tarfile.TarInfo({"climbing": "package/../../evil.js", "absolute": "/tmp/evil.js"}.get(member, "package/extra"))
     if member == "symlink":
         info.type, info.linkname = tarfile.SYMTYPE, "/etc/passwd"
@@ -109,8 +109,8 @@ def test_a_tarball_with_a_link_or_a_path_out_is_refused_whole(tmp_path, member):
     blob = _tgz([(info, data), *good])
     os.chdir(tmp_path)
     try:
-        with pytest.raises(sitepack._Refused, match="압축 파일에"):
-            sitepack.files_from_tarball(blob)
+        with pytest.raises(pyodidefetch._Refused, match="압축 파일에"):
+            pyodidefetch.files_from_tarball(blob)
     finally:
         os.chdir(ROOT)
     assert list(tmp_path.iterdir()) == [] and not Path("/tmp/evil.js").exists()
@@ -118,9 +118,9 @@ def test_a_tarball_with_a_link_or_a_path_out_is_refused_whole(tmp_path, member):
 
 def test_a_tarball_with_the_right_names_but_other_bytes_is_refused():
     """Every file taken is checked against its pinned SHA-256, whatever the source."""
-    blob = _tgz([_file(f"package/{n}", b"x") for n in sitepack.PYODIDE_FILES])
-    with pytest.raises(sitepack._Refused, match="내용이 다릅니다"):
-        sitepack.files_from_tarball(blob)
+    blob = _tgz([_file(f"package/{n}", b"x") for n in pyodidefetch.PYODIDE_FILES])
+    with pytest.raises(pyodidefetch._Refused, match="내용이 다릅니다"):
+        pyodidefetch.files_from_tarball(blob)
 
 
 def test_a_folder_source_is_checked_file_by_file(pyodide_dir, tmp_path):
@@ -128,16 +128,16 @@ def test_a_folder_source_is_checked_file_by_file(pyodide_dir, tmp_path):
     when every file is: a changed file, or a symbolic link in place of one, is a Korean BadInput."""
     nested = tmp_path / "node_modules" / "pyodide"
     nested.mkdir(parents=True)
-    for n in sitepack.PYODIDE_FILES:
+    for n in pyodidefetch.PYODIDE_FILES:
         (nested / n).write_bytes((pyodide_dir / n).read_bytes())
-    assert set(sitepack._from_path(str(tmp_path), "--pyodide")) == set(sitepack.PYODIDE_FILES)
+    assert set(pyodidefetch.from_path(str(tmp_path), "--pyodide")) == set(pyodidefetch.PYODIDE_FILES)
     (nested / "pyodide-lock.json").write_bytes(b"{}")
-    with pytest.raises(sitepack.BadInput, match="pyodide-lock.json"):
-        sitepack._from_path(str(tmp_path), "--pyodide")
+    with pytest.raises(pyodidefetch.BadInput, match="pyodide-lock.json"):
+        pyodidefetch.from_path(str(tmp_path), "--pyodide")
     (nested / "pyodide-lock.json").unlink()
     (nested / "pyodide-lock.json").symlink_to(pyodide_dir / "pyodide-lock.json")
-    with pytest.raises(sitepack.BadInput):
-        sitepack._from_path(str(nested), "--pyodide")
+    with pytest.raises(pyodidefetch.BadInput):
+        pyodidefetch.from_path(str(nested), "--pyodide")
 
 
 def test_download_checks_integrity_and_keeps_the_files_in_the_cache(pyodide_dir, tmp_path, monkeypatch):
@@ -147,8 +147,8 @@ def test_download_checks_integrity_and_keeps_the_files_in_the_cache(pyodide_dir,
     import http.server
 
     (tmp_path / "reg" / "pyodide" / "-").mkdir(parents=True)
-    (tmp_path / "reg" / "pyodide" / "-" / f"pyodide-{sitepack.PYODIDE_VERSION}.tgz").write_bytes(
-        _tgz([_file(f"package/{n}", (pyodide_dir / n).read_bytes()) for n in sitepack.PYODIDE_FILES]))
+    (tmp_path / "reg" / "pyodide" / "-" / f"pyodide-{pyodidefetch.PYODIDE_VERSION}.tgz").write_bytes(
+        _tgz([_file(f"package/{n}", (pyodide_dir / n).read_bytes()) for n in pyodidefetch.PYODIDE_FILES]))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(
         type("Q", (http.server.SimpleHTTPRequestHandler,), {"log_message": lambda *a: None}), directory=str(tmp_path / "reg")))
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -156,14 +156,14 @@ def test_download_checks_integrity_and_keeps_the_files_in_the_cache(pyodide_dir,
         monkeypatch.setenv("npm_config_registry", f"http://127.0.0.1:{server.server_address[1]}/")
         monkeypatch.setenv("FLAMER_CACHE_DIR", str(tmp_path / "cache"))
         monkeypatch.delenv("FLAMER_PYODIDE", raising=False)
-        assert sitepack.registry_url().startswith("http://127.0.0.1:")
-        with pytest.raises(sitepack.EngineUnavailable, match="무결성"):  # the same files, but not npm's tarball
-            sitepack.obtain_pyodide()
-        assert not (tmp_path / "cache" / f"pyodide-{sitepack.PYODIDE_VERSION}").exists()
+        assert pyodidefetch.registry_url().startswith("http://127.0.0.1:")
+        with pytest.raises(pyodidefetch.EngineUnavailable, match="무결성"):  # the same files, but not npm's tarball
+            pyodidefetch.obtain_pyodide()
+        assert not (tmp_path / "cache" / f"pyodide-{pyodidefetch.PYODIDE_VERSION}").exists()
         # what the registry path keeps, the cache path gives back (checked file by file)
-        assert sitepack.store_in_cache({n: (pyodide_dir / n).read_bytes() for n in sitepack.PYODIDE_FILES})
-        files, source = sitepack.obtain_pyodide()
-        assert source == "cache" and set(files) == set(sitepack.PYODIDE_FILES)
+        assert pyodidefetch.store_in_cache({n: (pyodide_dir / n).read_bytes() for n in pyodidefetch.PYODIDE_FILES})
+        files, source = pyodidefetch.obtain_pyodide()
+        assert source == "cache" and set(files) == set(pyodidefetch.PYODIDE_FILES)
     finally:
         server.shutdown()
         server.server_close()
@@ -242,7 +242,7 @@ def test_the_engine_zip_is_deterministic_and_holds_what_the_page_needs(engine_si
     out = engine_site["dir"]
     (zpath,) = (out / "engine").glob("flamer-*.zip")
     blob = zpath.read_bytes()
-    assert zpath.name == f"flamer-{sitepack._sha256(blob)[:16]}.zip"
+    assert zpath.name == f"flamer-{pyodidefetch.sha256_hex(blob)[:16]}.zip"
     compiled = engine_site["summary"]["engine"]["bytecode"]["compiled"]
     assert blob == (sitepack.with_bytecode(source_zip, _pyc_only(blob), every=True) if compiled else source_zip)
     with zipfile.ZipFile(io.BytesIO(blob)) as zf:
@@ -274,7 +274,7 @@ def test_with_node_the_engine_goes_as_pyodides_bytecode(engine_site, pyodide_dir
     assert report["compiled"] and report["node"].startswith("v") and report["reason"] is None, report
     out = engine_site["dir"]
     (std,) = (out / "engine").glob("stdlib-*.zip")
-    assert std.name == f"stdlib-{sitepack._sha256(std.read_bytes())[:16]}.zip"
+    assert std.name == f"stdlib-{pyodidefetch.sha256_hex(std.read_bytes())[:16]}.zip"
     assert not (out / "engine" / "pyodide" / sitepack.STDLIB_ZIP).exists()
     pinned = (pyodide_dir / sitepack.STDLIB_ZIP).read_bytes()
     assert std.read_bytes() == sitepack.with_bytecode(pinned, _pyc_only(std.read_bytes()), every=False)
@@ -326,7 +326,7 @@ def test_without_node_the_engine_goes_as_py_and_the_summary_says_why(pyodide_dir
     from flamer_ref import corpus
     from flamer_ref.render import render
 
-    files = {n: (pyodide_dir / n).read_bytes() for n in sitepack.PYODIDE_FILES}
+    files = {n: (pyodide_dir / n).read_bytes() for n in pyodidefetch.PYODIDE_FILES}
     old = tmp_path / "old-node"
     old.write_text("#!/bin/sh\necho v16.20.0\n", encoding="utf-8")
     broken = tmp_path / "broken-node"
@@ -360,12 +360,12 @@ def test_the_summary_reports_the_engine(engine_site):
     s = engine_site["summary"]["engine"]
     out = engine_site["dir"]
     raw = sum(p.stat().st_size for p in (out / "engine").rglob("*") if p.is_file()) + (out / "assets" / "engine.js").stat().st_size
-    assert s["version"] == sitepack.PYODIDE_VERSION and s["source"] == "option" and s["bytes"] == raw
+    assert s["version"] == pyodidefetch.PYODIDE_VERSION and s["source"] == "option" and s["bytes"] == raw
     assert 0 < s["gzip_bytes"] < raw < 20 * 1024 * 1024
     from flamer_ref.render import render
 
     text = render("site/summary.txt.j2", data=engine_site["summary"])
-    assert f"판정기 엔진: Pyodide {sitepack.PYODIDE_VERSION}(--pyodide에서)" in text and "--serve" in text
+    assert f"판정기 엔진: Pyodide {pyodidefetch.PYODIDE_VERSION}(--pyodide에서)" in text and "--serve" in text
 
 
 def test_manifest_icons_and_service_worker(engine_site):

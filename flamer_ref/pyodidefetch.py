@@ -45,6 +45,7 @@ DOWNLOAD_TIMEOUT = 60
 #: seconds the whole download may take (6.5 MB: at least some 22 KB/s); then the site is built without
 #: the engine and the message says to give the file (--pyodide) or try again
 DOWNLOAD_DEADLINE = 300
+#: the values of FLAMER_PYODIDE (and of FLAMER_NODE, for the bytecode) that turn that part off
 OFF_WORDS = ("off", "none", "no", "0", "false")
 
 

@@ -45,6 +45,7 @@ import subprocess
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
@@ -469,6 +470,70 @@ def svg_fonts(html: str, font: KoreanFont) -> str:
     return _SVG_OPEN.sub(lambda m: m.group(0) if m.group(0).endswith("/>") else m.group(0) + style, html)
 
 
+# ------------------------------------------------------- anchored labels ----
+# WeasyPrint draws an SVG <text> whose text-anchor is middle or end inside a transparency group (it lays the
+# text out, then shifts it by its width), and each group carries every font of the page: poppler — Evince,
+# Okular, pdftotext, pdftoppm — sets those fonts up again for each group it meets, so a page of board
+# pictures (some 30 such labels) took 0.2–0.5 s to read or draw; the book's 293 labels made pdftotext 6.0 s
+# instead of 2.1 s. anchor_labels gives each such label the start x WeasyPrint would shift it to instead,
+# from the advance widths of the very face it embeds (WeasyPrint lays each letter of an SVG text out alone
+# and advances by its width: weasyprint/svg/text.py), so no group is made and the words stand where they
+# stood (tests/publishing/test_pdf.py compares every word's box with WeasyPrint's own placement). A label
+# it cannot measure so (a letter the face lacks, dx or rotate, letter-spacing, textLength, direction, a
+# weight other than normal or bold, no font-size) keeps its anchor.
+_ANCHORED = re.compile(r'<text\b([^>]*?)\stext-anchor="(middle|end)"([^>]*)>([^<]*)</text>')
+_LABEL_ATTR = re.compile(r'\s([a-zA-Z:-]+)="([^"]*)"')
+_UNMEASURED = {"dx", "dy", "rotate", "letter-spacing", "textLength", "lengthAdjust", "direction", "style",
+               "font-family", "font-style"}
+_X_ATTR = re.compile(r'(\sx=)"[^"]*"')
+_WEIGHTS = {"normal": 80, "400": 80, "bold": 200, "700": 200}  # CSS weight → fontconfig's
+
+
+@lru_cache(maxsize=None)
+def _advances(family: str, weight: int):
+    """(cmap, advance widths, units per em) of the face fontconfig gives for `family` at `weight` (the one
+    WeasyPrint embeds), or None when fontconfig or fontTools cannot say."""
+    try:
+        out = subprocess.run(["fc-match", "-f", "%{file}\t%{index}", f"{family}:weight={weight}"],
+                             capture_output=True, text=True, timeout=30, check=True).stdout
+        path, index = out.split("\t")
+        from fontTools.ttLib import TTFont
+
+        face = TTFont(path, fontNumber=int(index or 0), lazy=True)
+        return face.getBestCmap(), face["hmtx"].metrics, face["head"].unitsPerEm
+    except Exception:  # noqa: BLE001 - no fc-match, another font format …: the labels keep their anchors
+        return None
+
+
+def anchor_labels(html: str, font: KoreanFont) -> str:
+    """SVG labels centred or right-aligned by text-anchor given their start x instead (see above). PDF only."""
+
+    def one(m: re.Match) -> str:
+        attrs = dict(_LABEL_ATTR.findall(m.group(1) + m.group(3)))
+        weight = _WEIGHTS.get(attrs.get("font-weight", "normal"))
+        if weight is None or _UNMEASURED & attrs.keys() or "x" not in attrs or "font-size" not in attrs:
+            return m.group(0)
+        metrics = _advances(font.family, weight)
+        try:
+            x, size = float(attrs["x"]), float(attrs["font-size"])
+        except ValueError:
+            return m.group(0)
+        if metrics is None:
+            return m.group(0)
+        cmap, hmtx, upm = metrics
+        width = 0.0
+        for ch in unescape(m.group(4)):
+            glyph = cmap.get(ord(ch))
+            if glyph is None:
+                return m.group(0)
+            width += hmtx[glyph][0] * size / upm
+        start = x - (width / 2 if m.group(2) == "middle" else width)
+        head = _X_ATTR.sub(lambda g: f'{g.group(1)}"{start:.3f}"', m.group(1) + m.group(3), count=1)
+        return f"<text{head}>{m.group(4)}</text>"
+
+    return _ANCHORED.sub(one, html)
+
+
 # ------------------------------------------------------------ the index ----
 # A book's index (찾아보기) lists, for every entry, the pages its places are on. CSS alone could print
 # one target-counter() per place, but then an entry with three places on page 12 reads "12, 12, 12".
@@ -744,8 +809,9 @@ def html_to_pdf(html: str, out_path, *, base_url=None, progress=None) -> int:
     return its number of pages.
 
     The document's CSS applies as in print, plus pdf_stylesheet() below it; its text gets
-    keep_words() and its inline SVG the Korean font (svg_fonts()). A picture that moved on and left its
-    page less than half full is drawn smaller to stay there (fit_figures). An index (data-pdf-index)
+    keep_words() and its inline SVG the Korean font (svg_fonts()), its centred labels their start x
+    (anchor_labels()). A picture that moved on and left its page less than half full is drawn smaller to
+    stay there (fit_figures). An index (data-pdf-index)
     gets the pages of its places (split_index, paginate_index). Only data: and file: URLs are fetched (the
     book is self-contained; nothing goes to the network). `progress(step, pages)`, if given, hears
     how far it is: ("layout", pages laid out so far), ("index", pages of the index so far), ("write",
@@ -823,7 +889,7 @@ def _laid_out(weasyprint, html: str, facts, font, fetcher, base_url, progress):
             steps.setLevel(logging.INFO)
         try:
             sheets = [css] + ([weasyprint.CSS(string=extra_css, url_fetcher=fetcher)] if extra_css else [])
-            doc = weasyprint.HTML(string=svg_fonts(keep_words(source), font),
+            doc = weasyprint.HTML(string=anchor_labels(svg_fonts(keep_words(source), font), font),
                                   base_url=str(base_url) if base_url else None, url_fetcher=fetcher)
             return doc.render(stylesheets=sheets), doc.etree_element
         finally:

@@ -874,3 +874,64 @@ def test_keep_words_puts_a_long_run_in_a_span_that_may_break():
     assert f"</b>{WJ}" not in out and f"{WJ.join(LONG_RUN[:20])}</b>{WJ.join(LONG_RUN[:20])}" in out
     assert len(pdf.keep_words("가" * pdf.LONG_WORD).replace(WJ, "")) == pdf.LONG_WORD  # up to the limit: joined
     assert pdf.LONG_CLASS not in pdf.keep_words("가" * pdf.LONG_WORD)
+
+
+# ------------------------------------------------------------ anchored labels ----
+#: SVG labels as the board pictures have them: centred and right-aligned, normal and bold, Hangul, Latin,
+#: digits, a middle dot and a bullet
+def need_fc_match() -> None:
+    if not shutil.which("fc-match"):
+        pytest.skip("fontconfig's fc-match is missing (apt-get install fontconfig): labels keep their anchors")
+
+
+LABELS = (("활성", "middle", "normal", 14), ("Lv 미상", "middle", "bold", 12), ("나 · 공격자", "end", "normal", 11),
+          ("DGM", "end", "bold", 16), ("5번 자리", "middle", "normal", 13), ("● 1,2", "middle", "normal", 12))
+
+
+def test_centred_labels_stand_where_weasyprint_puts_them_without_a_group_each(tmp_path, monkeypatch):
+    """anchor_labels: a label centred or right-aligned by text-anchor is given its start x from the embedded
+    face's advance widths, so WeasyPrint draws it without a transparency group (each carried every font of
+    the page, which poppler set up again for each: the book's pictures made pdftotext 6.0 s instead of 2.1 s).
+    Every word stands where WeasyPrint's own anchoring puts it, and the PDF has no group left to draw."""
+    need_engine()
+    need_poppler()
+    need_fc_match()
+    pypdf = pytest.importorskip("pypdf", reason="pypdf (a test extra) is not installed")
+    texts = "".join(f'<text x="{150 + 10 * i}" y="{30 + 30 * i}" font-size="{size}" text-anchor="{anchor}" '
+                    f'font-weight="{weight}" fill="#222">{text}</text>'
+                    for i, (text, anchor, weight, size) in enumerate(LABELS))
+    html = ('<!doctype html><html lang="ko"><head><meta charset="utf-8"></head><body><svg xmlns="http://www.w3.org/2000/svg"'
+            f' width="300" height="220" viewBox="0 0 300 220">{texts}</svg></body></html>')
+    ours, theirs = tmp_path / "ours.pdf", tmp_path / "theirs.pdf"
+    pdf.html_to_pdf(html, ours)
+    monkeypatch.setattr(pdf, "anchor_labels", lambda html, font: html)  # WeasyPrint anchors them itself
+    pdf.html_to_pdf(html, theirs)
+
+    mine, weasy = _words_with_boxes(ours, 1), _words_with_boxes(theirs, 1)
+    assert [w[4] for w in mine] == [w[4] for w in weasy] == [w for text, *_ in LABELS for w in text.split()]
+    for a, b in zip(mine, weasy):
+        assert all(abs(p - q) < 0.01 for p, q in zip(a[:4], b[:4])), (a, b)
+
+    def drawn_objects(path: Path) -> int:
+        return len(re.findall(rb"/x\d+ Do\b", pypdf.PdfReader(str(path)).pages[0].get_contents().get_data()))
+
+    assert drawn_objects(theirs) == len(LABELS) and drawn_objects(ours) == 0
+
+
+def test_a_label_anchor_labels_cannot_measure_keeps_its_anchor():
+    """A letter the face lacks, dx, rotate, letter-spacing, an unknown weight, no font-size: left as written."""
+    need_engine()
+    need_fc_match()
+    font = pdf.korean_font()
+    kept = ['<text x="10" y="9" font-size="12" text-anchor="middle">\U0001F600</text>',
+            '<text x="10" y="9" font-size="12" text-anchor="middle" dx="2">활성</text>',
+            '<text x="10" y="9" font-size="12" text-anchor="end" rotate="30">활성</text>',
+            '<text x="10" y="9" font-size="12" text-anchor="middle" letter-spacing="1">활성</text>',
+            '<text x="10" y="9" font-size="12" text-anchor="middle" font-weight="300">활성</text>',
+            '<text x="10" y="9" text-anchor="middle">활성</text>']
+    for label in kept:
+        assert pdf.anchor_labels(label, font) == label
+    moved = pdf.anchor_labels('<text x="10" y="9" font-size="12" text-anchor="end">활성</text>', font)
+    assert re.fullmatch(r'<text x="(-?[\d.]+)" y="9" font-size="12">활성</text>', moved)
+    # right-aligned at 10: starts two Hangul advances (0.8–1 em each in a Korean face) to the left
+    assert 10 - 2 * 12 <= float(re.search(r'x="([-\d.]+)"', moved).group(1)) <= 10 - 2 * 0.8 * 12

@@ -517,7 +517,7 @@ def anchor_labels(html: str, font: KoreanFont) -> str:
         try:
             x, size = float(attrs["x"]), float(attrs["font-size"])
         except ValueError:
-            return m.group(0)
+            metrics = None
         if metrics is None:
             return m.group(0)
         cmap, hmtx, upm = metrics
@@ -811,12 +811,11 @@ def html_to_pdf(html: str, out_path, *, base_url=None, progress=None) -> int:
     The document's CSS applies as in print, plus pdf_stylesheet() below it; its text gets
     keep_words() and its inline SVG the Korean font (svg_fonts()), its centred labels their start x
     (anchor_labels()). A picture that moved on and left its page less than half full is drawn smaller to
-    stay there (fit_figures). An index (data-pdf-index)
-    gets the pages of its places (split_index, paginate_index). Only data: and file: URLs are fetched (the
-    book is self-contained; nothing goes to the network). `progress(step, pages)`, if given, hears
-    how far it is: ("layout", pages laid out so far), ("index", pages of the index so far), ("write",
-    pages). Raises MissingKoreanFont, MissingPdfEngine or PdfError (all FlamerError, in Korean, with
-    the package to install)."""
+    stay there (fit_figures). An index (data-pdf-index) gets the pages of its places (split_index,
+    paginate_index). Only data: and file: URLs are fetched (the book is self-contained; nothing goes to
+    the network). `progress(step, pages)`, if given, hears how far it is: ("layout", pages laid out so
+    far), ("index", pages of the index so far), ("write", pages). Raises MissingKoreanFont,
+    MissingPdfEngine or PdfError (all FlamerError, in Korean, with the package to install)."""
     font = korean_font()
     weasyprint = _load_weasyprint()
     tmp = None

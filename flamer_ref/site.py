@@ -645,8 +645,9 @@ def make_site(corpus, out_dir: str, as_of: str | None = None, *, engine: bool = 
               pyodide: str | None = None) -> dict:
     """Build and write the site; the summary `flamer site --json` prints. With `engine`, the
     calculator's engine goes in (flamer_ref/sitepack.py packs it; Pyodide from `pyodide`, FLAMER_PYODIDE,
-    the cache or the npm registry: flamer_ref/pyodidefetch.py); when none of them gives it, the site is built without it and the
-    summary's engine says why (`reason`). A named source that is wrong is a BadInput."""
+    the cache or the npm registry: flamer_ref/pyodidefetch.py); when none of them gives it, the site is
+    built without it and the summary's engine says why (`reason`). A named source that is wrong is a
+    BadInput."""
     from . import pyodidefetch, sitepack
 
     check_target(out_dir)  # before the work: a folder it may not write into is refused at once

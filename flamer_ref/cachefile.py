@@ -232,20 +232,66 @@ def own_cache_file(folder: Path, name: str) -> bool:
     return head[:len(MAGIC)] == MAGIC and head[len(MAGIC) + 1:] == CACHE_KINDS[m.group(2)]
 
 
-def remove_stale(stem: Path) -> list[str]:
-    """Remove the cache files of other keys (older data or code) from the cache folder: only files
-    this tool wrote (own_cache_file), never another file, a link or a folder. FLAMER_CACHE_DIR may
-    point at a folder that holds other files; they are left alone. Returns the names removed."""
-    removed = []
+#: how many data trees keep their cache files in one cache folder: the one just written and the others most
+#: recently used (a judge who looks a draft tree up between lookups in the bundled one rebuilds neither)
+KEEP_TREES = 4
+
+
+def touch(path: Path) -> None:
+    """Mark a cache file as used now (its modification time), so that remove_stale counts its data tree as
+    recently used; silently nothing where the folder is read-only or the file is gone."""
     try:
-        with os.scandir(stem.parent) as entries:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def remove_stale(stem: Path) -> list[str]:
+    """Remove the data caches no one is likely to read again from the cache folder: only files this tool
+    wrote (own_cache_file), never another file, a link or a folder (FLAMER_CACHE_DIR may point at a folder
+    that holds other files; they are left alone). A data tree's files (`.corpus`, `.index`, `.pairs`,
+    `.similar`, one key) stay when the key is `stem`'s or one of the KEEP_TREES - 1 others most recently
+    used (the newest modification time among its files: corpus.load touches the `.corpus` it reads); a
+    key of 16 digits (before issue 20) never stays. Compiled templates do not depend on the data and are
+    left to their own sweep (templatecache.py). Returns the names removed."""
+    removed = []
+    folder = str(stem.parent)
+    try:
+        with os.scandir(folder) as entries:
             names = [e.name for e in entries if not e.name.startswith(stem.name + ".")]
     except OSError:
         return removed
+    trees: dict[str, int] = {}
+    ours = []
     for name in names:
-        if own_cache_file(str(stem.parent), name):
+        key, _, suffix = name.partition(".")
+        if suffix == "template" or not own_cache_file(folder, name):
+            continue
+        ours.append((name, key))
+        if len(key) == 2 * KEY_BYTES:
             try:
-                os.unlink(os.path.join(stem.parent, name))
+                trees[key] = max(trees.get(key, 0), os.lstat(os.path.join(folder, name)).st_mtime_ns)
+            except OSError:
+                pass
+    recent = set(sorted(trees, key=lambda k: (-trees[k], k))[:KEEP_TREES - 1])
+    for name, key in ours:
+        if key not in recent:
+            try:
+                os.unlink(os.path.join(folder, name))
+                removed.append(name)
+            except OSError:
+                pass
+    return removed
+
+
+def remove_files(folder: Path, names) -> list[str]:
+    """Remove those of `names` in `folder` that are cache files this tool wrote (own_cache_file); the
+    names removed."""
+    removed = []
+    for name in names:
+        if own_cache_file(str(folder), name):
+            try:
+                os.unlink(os.path.join(folder, name))
                 removed.append(name)
             except OSError:
                 pass

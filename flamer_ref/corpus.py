@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cachefile import MEMO, read_cache, remove_stale, signature, write_cache
+from .cachefile import MEMO, read_cache, remove_stale, signature, touch, write_cache
 from .constants import FACTIONS, STAT_MIN, stat_in_range  # noqa: F401  (re-exported: corpus.FACTIONS)
 from .errors import DataError, Problem, unique
 from .errors import line_of as _line
@@ -429,6 +429,7 @@ def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:
     data = read_cache(stem.with_name(stem.name + ".corpus") if (use_cache and stem) else None, b"C")
     if data is not None and valid_plain(data, root):
         corpus = Corpus.from_plain(data)
+        touch(stem.with_name(stem.name + ".corpus"))  # used now: kept by the next sweep (remove_stale)
     else:
         corpus = parse(root, files)
         if use_cache and stem is not None:
@@ -439,8 +440,9 @@ def load(root: Path | str | None = None, *, use_cache: bool = True) -> Corpus:
 
 
 def _write_caches(stem: Path, corpus: Corpus) -> None:
-    """Cache the corpus (`.corpus`) and remove the cache files of other keys. The search index and the
-    likeness model are cached beside it, under the same key, by their own room (flamer_ref.searchindex)."""
+    """Cache the corpus (`.corpus`) and remove the caches of data trees not used lately (remove_stale). The
+    search index and the likeness model are cached beside it, under the same key, by their own room
+    (flamer_ref.searchindex)."""
     if not write_cache(stem.with_name(stem.name + ".corpus"), b"C", corpus.to_plain()):
         return
     try:

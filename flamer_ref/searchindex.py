@@ -14,7 +14,7 @@ import marshal
 from pathlib import Path
 
 from . import __version__
-from .cachefile import CACHE_FORMAT, MEMO, frame, read_cache, unframe, write_cache
+from .cachefile import CACHE_FORMAT, MEMO, digest_of, frame, read_cache, unframe, write_cache
 from .corpus import Corpus, load, locate, preload_corpus, valid_plain
 from .entries import entries_of
 from .korean import choseong, jamo, strip_particle, words
@@ -482,10 +482,33 @@ def _valid_similar(packed) -> bool:
             and int.from_bytes(offs[-4:], "little") == count)
 
 
+#: the packed models this process trained, by a digest of the texts they were trained on (the last
+#: TRAINED_KEPT): training is a function of those texts alone (0.5–0.7 s for the bundled data), and a
+#: process that meets the same texts again — a copy of the data tree, an edit that touched no title,
+#: keyword or question, a cache file found damaged — trains once. cachefile.MEMO is per data tree; this is
+#: per content, so it can never answer for other texts.
+TRAINED: dict[str, dict] = {}
+TRAINED_KEPT = 2
+
+
+def trained(docs: list[tuple[int, str]]) -> dict:
+    """similar.pack(similar.train(docs)), trained once per process for the same docs (TRAINED)."""
+    from .similar import pack, train
+
+    key = digest_of(f"{e}\x00{t}".encode("utf-8", "surrogatepass") for e, t in docs)
+    packed = TRAINED.get(key)
+    if packed is None:
+        packed = pack(train(docs))
+        while len(TRAINED) >= TRAINED_KEPT:
+            TRAINED.pop(next(iter(TRAINED)))
+        TRAINED[key] = packed
+    return packed
+
+
 def load_similar(root: Path | str | None = None, stem: Path | None = None):
     """The likeness model of a data tree (flamer_ref/similar.py), from its own cache file next to the
     index's; trained from the corpus when there is none (a search of one word never needs it)."""
-    from .similar import Model, pack, train
+    from .similar import Model
 
     if root is None and stem is None and _PREBUILT:
         return _PREBUILT["similar"]()
@@ -503,7 +526,7 @@ def load_similar(root: Path | str | None = None, stem: Path | None = None):
         except UnicodeDecodeError:  # keys that are not UTF-8: a damaged cache, trained again below
             model = None
     if model is None:
-        packed = pack(train(similar_docs(load(root))))
+        packed = trained(similar_docs(load(root)))
         if path is not None:
             write_cache(path, b"S", packed)
         model = Model(packed)

@@ -398,3 +398,45 @@ def test_a_cache_folder_others_may_write_into_keeps_no_compiled_template(tmp_pat
     os.chmod(cache, 0o755)
     run(*FIGHT, cache=cache)
     assert _templates(cache)
+
+
+def test_another_data_tree_leaves_the_compiled_templates_alone(tmp_path):
+    """A compiled template does not depend on the data: writing another data tree's cache into the folder
+    (a judge's draft tree) removed every compiled template before, and the next command compiled them all
+    again. Now they stay, and so does the bundled data's cache (cachefile.KEEP_TREES)."""
+    cache = tmp_path / "cache"
+    first = run(*FIGHT, cache=cache)
+    assert first.returncode == 0, first.stderr
+    kept = {p.name: p.stat().st_ino for p in _templates(cache)}
+    bundled = {p.name: p.stat().st_ino for p in cache.glob("*.corpus")}
+    assert kept and len(bundled) == 1
+    draft = write_minimal_corpus(tmp_path / "draft").root
+    assert run("rule", "a.first", data=draft, cache=cache).returncode == 0
+    assert len(list(cache.glob("*.corpus"))) == 2  # the draft's cache written (and the sweep run)
+    assert {p.name: p.stat().st_ino for p in _templates(cache)}.items() >= kept.items()  # the very files
+    assert {p.name: p.stat().st_ino for p in cache.glob("*.corpus")}.items() >= bundled.items()
+    again = run(*FIGHT, cache=cache)
+    assert (again.returncode, again.stdout) == (first.returncode, first.stdout)
+
+
+def test_compiled_templates_of_other_code_are_swept_when_one_is_kept(tmp_path):
+    """Old compiled templates (another version of the code or of a template: ours by name and header, not
+    among this code's names) go when a process next compiles and keeps a template in that folder; this
+    code's stay, and a file that is not ours is never touched."""
+    from flamer_ref import templatecache
+
+    cache = tmp_path / "cache"
+    assert run(*FIGHT, cache=cache).returncode == 0
+    current = {p.name for p in _templates(cache)}
+    assert current and current <= templatecache.current_names(cache)
+    stale = [cache / (c * 64 + ".template") for c in "0123"]
+    for p in stale:
+        p.write_bytes(cachefile.frame(b"T", marshal.dumps(_code_object())))
+    foreign = cache / ("4" * 64 + ".template")
+    foreign.write_bytes(b"not ours " * 8)
+    assert run(*FIGHT, cache=cache).returncode == 0  # nothing compiled: nothing swept
+    assert all(p.exists() for p in stale)
+    assert run("card", "거신", cache=cache).returncode == 0  # compiles and keeps the card's templates
+    names = {p.name for p in _templates(cache)}
+    assert not any(p.exists() for p in stale) and foreign.exists()
+    assert current < names <= templatecache.current_names(cache) | {foreign.name}

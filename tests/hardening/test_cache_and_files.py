@@ -105,31 +105,76 @@ def test_cache_writes_never_delete_files_it_did_not_write(tmp_path):
     (work / ("01" * 32 + ".pairs") / "inside.txt").write_text("x", encoding="utf-8")
     before = snapshot(work)
     warm(data, work)
-    # the data changes: the next write has a new key, and cleans up after the old one
-    (data / "rules" / "faq.yaml").write_text(MINIMAL["rules/faq.yaml"] + "# edited\n", encoding="utf-8")
-    warm(data, work)
+    # the data changes again and again: each write has a new key, and the oldest keys' files are cleaned up
+    for n in range(cachefile.KEEP_TREES + 1):
+        (data / "rules" / "faq.yaml").write_text(MINIMAL["rules/faq.yaml"] + f"# edited {n}\n", encoding="utf-8")
+        warm(data, work)
     after = snapshot(work)
     assert {k: v for k, v in after.items() if k in before} == before
     assert victim.read_text(encoding="utf-8") == "victim"
     new = sorted(set(after) - set(before))
-    assert len(new) == 4 and all(ours(work / n) for n in new), new  # only the current key's files
+    assert all(ours(work / n) for n in new), new  # only our files: those of the last KEEP_TREES keys
+    assert len(new) == 4 * cachefile.KEEP_TREES and len({n.split(".")[0] for n in new}) == cachefile.KEEP_TREES, new
+
+
+def _plant(cache: Path, key: str, mtime_s: int | None = None) -> list[str]:
+    """A stale key's four files, ours by name and header (their modification time set when given)."""
+    names = []
+    for sfx, kind in SUFFIXES.items():
+        (cache / (key + sfx)).write_bytes(cachefile.frame(kind, marshal.dumps({"old": 1})))
+        if mtime_s is not None:
+            os.utime(cache / (key + sfx), (mtime_s, mtime_s))
+        names.append(key + sfx)
+    return names
 
 
 def test_stale_cache_files_of_this_tool_are_still_removed(tmp_path):
-    """What the clean-up is for: the files an older key (older data or code) left, ours by name and header."""
+    """What the clean-up is for: the files older keys (older data or code) left, ours by name and header.
+    The data trees used last keep theirs (cachefile.KEEP_TREES, the one written included); the others and
+    every 16-digit key (the versions before issue 20) go."""
     data = write_minimal_corpus(tmp_path / "data").root
     cache = tmp_path / "cache"
     cache.mkdir()
-    stale = []
-    for key in ("9" * 64, "a" * 16):  # this version's key, and the 16-digit key of the versions before
-        for sfx, kind in SUFFIXES.items():
-            (cache / (key + sfx)).write_bytes(cachefile.frame(kind, marshal.dumps({"old": 1})))
-            stale.append(key + sfx)
-    assert all(ours(cache / n) for n in stale)
+    old = _plant(cache, "a" * 16)
+    by_age = [_plant(cache, f"{n}" * 64, 1_000_000 + n) for n in range(1, cachefile.KEEP_TREES + 2)]  # oldest first
+    assert all(ours(cache / n) for names in [old, *by_age] for n in names)
     warm(data, cache)
-    left = sorted(p.name for p in cache.iterdir())
-    assert not set(stale) & set(left), left
-    assert len(left) == 4 and len({n.split(".")[0] for n in left}) == 1, left
+    left = set(p.name for p in cache.iterdir())
+    kept = by_age[-(cachefile.KEEP_TREES - 1):]
+    assert not set(old) & left and not {n for names in by_age[:-(cachefile.KEEP_TREES - 1)] for n in names} & left
+    assert {n for names in kept for n in names} <= left
+    assert len(left) == 4 * cachefile.KEEP_TREES and len({n.split(".")[0] for n in left}) == cachefile.KEEP_TREES
+
+
+def test_a_tree_in_use_keeps_its_cache_while_others_come_and_go(tmp_path):
+    """Reading a tree's cache marks it used (its `.corpus` is touched): a judge who looks a draft tree up
+    between lookups in another keeps both caches, however many other trees come after."""
+    cache = tmp_path / "cache"
+    trees = [write_minimal_corpus(tmp_path / f"data{n}").root for n in range(cachefile.KEEP_TREES + 2)]
+    for n, tree in enumerate(trees):
+        (tree / "rules" / "faq.yaml").write_text(MINIMAL["rules/faq.yaml"] + f"# tree {n}\n", encoding="utf-8")
+
+    def key_of(tree):
+        return cachefile.signature(*corpus_mod.locate(tree)[:2])
+
+    def age(tree, seconds):
+        for p in cache.glob(key_of(tree) + ".*"):
+            os.utime(p, (seconds, seconds))
+
+    in_use = warm(trees[0], cache)
+    age(trees[0], 1_000_000)
+    written = {p.name: p.stat().st_ino for p in cache.glob(key_of(trees[0]) + ".*")}
+    assert sorted(Path(n).suffix for n in written) == sorted(SUFFIXES)
+    for n, tree in enumerate(trees[1:], 1):
+        warm(tree, cache)
+        age(tree, 1_000_000 + 10 * n)
+        assert invoke_clean("rule", "a.first", "--json", data=trees[0], cache=cache).exit_code == 0  # used
+    keys = {p.name.split(".")[0] for p in cache.iterdir()}
+    assert key_of(trees[0]) in keys and len(keys) == cachefile.KEEP_TREES, keys
+    # never removed and written again: the very files of the first write, all four
+    assert {p.name: p.stat().st_ino for p in cache.glob(key_of(trees[0]) + ".*")} == written
+    assert key_of(trees[1]) not in keys  # the oldest that was not used since
+    assert warm(trees[0], cache) == in_use
 
 
 @pytest.mark.parametrize("value", [".", "./", "a/..", "x/../.", "mine/.."])

@@ -8,7 +8,7 @@ import marshal
 
 import pytest
 
-from flamer_ref import similar
+from flamer_ref import searchindex, similar
 from flamer_ref.corpus import load
 from flamer_ref.searchindex import load_index, load_similar, similar_docs
 from flamer_ref.search import KINDS, search, search_report
@@ -153,6 +153,7 @@ def test_the_model_is_trained_on_first_need_and_cached(tmp_path, monkeypatch):
     first = [r["id"] for r in search(index, "적 있는 칸 지나갈 수 있어?", limit=5)]
     (saved,) = cache.glob("*.similar")
     cachefile.MEMO.clear()
+    searchindex.TRAINED.clear()  # a fresh process: nothing trained in it yet
     calls = []
     monkeypatch.setattr(similar, "train", lambda docs: calls.append(1))  # a fresh process reads the cache
     again = [r["id"] for r in search(load_index(data), "적 있는 칸 지나갈 수 있어?", limit=5)]
@@ -167,3 +168,39 @@ def test_the_model_is_trained_on_first_need_and_cached(tmp_path, monkeypatch):
     assert [r["id"] for r in search(load_index(data), "적 있는 칸 지나갈 수 있어?", limit=5)] == first
     assert load_similar(data) is load_similar(data)  # one model per data tree in a process
     cachefile.MEMO.clear()
+
+
+def test_the_same_texts_are_trained_once_per_process(tmp_path, monkeypatch):
+    """searchindex.trained: a copy of the data tree, or an edit that leaves every title, keyword and question
+    as it was, reuses the model this process trained; other texts are trained anew (their own model)."""
+    import shutil
+    from pathlib import Path
+
+    from flamer_ref import cachefile, corpus
+
+    root = Path(__file__).resolve().parents[2]
+    trees = []
+    for name in ("a", "b"):
+        shutil.copytree(root / "rules", tmp_path / name / "rules")
+        shutil.copytree(root / "cards", tmp_path / name / "cards")
+        trees.append(tmp_path / name)
+    combat = trees[1] / "rules" / "clauses" / "combat.yaml"
+    text = combat.read_text(encoding="utf-8")
+    combat.write_text(text + "\n# 주석 한 줄: 제목, 키워드, 질문은 그대로\n", encoding="utf-8")
+    monkeypatch.setenv("FLAMER_CACHE_DIR", "")
+    cachefile.MEMO.clear()
+    searchindex.TRAINED.clear()
+    calls = []
+    real = similar.train
+    monkeypatch.setattr(similar, "train", lambda docs: calls.append(len(docs)) or real(docs))
+    first = load_similar(trees[0])
+    second = load_similar(trees[1])
+    assert len(calls) == 1 and first is not second  # one model per tree, trained once
+    assert (first.keys, first.wts, first.ents) == (second.keys, second.wts, second.ents)
+    docs = similar_docs(corpus.load(trees[1]))
+    changed = [(e, t + " 추가") if i == 0 else (e, t) for i, (e, t) in enumerate(docs)]
+    searchindex.trained(changed)
+    assert len(calls) == 2  # other texts: trained
+    assert len(searchindex.TRAINED) <= searchindex.TRAINED_KEPT
+    cachefile.MEMO.clear()
+

@@ -431,10 +431,68 @@ def _yaml_problem_ko(problem: str, context: str = "") -> str:
     return f"YAML로 읽을 수 없습니다 (파서: {problem})"
 
 
+#: the documents this process parsed, by their text (the last PARSED_KEPT_CHARS characters' worth): a process
+#: that reads the same text again — a data tree and a copy of it, `validate` reading what the loader read, a
+#: scenario typed again in the calculator — parses it once. A document is mutable, so each reader gets a copy
+#: of its own (about a tenth of a parse); keyed by the whole text, it can only answer for that text.
+_PARSED: dict[str, object] = {}
+PARSED_KEPT_CHARS = 8 * 1024 * 1024
+_IMMUTABLE = (str, int, float, bool, type(None))
+
+
+def _copy_doc(obj, seen: dict):
+    """A copy of a parsed document: its mappings (LineDict, with their lines) and lists new, shared parts
+    (YAML aliases) still shared; None when it holds a value of another type (then it is not kept)."""
+    kind = type(obj)
+    if kind in _IMMUTABLE:
+        return obj
+    done = seen.get(id(obj))
+    if done is not None:
+        return done
+    if kind is LineDict:
+        out = seen[id(obj)] = LineDict()
+        for k, v in obj.items():
+            if type(k) not in _IMMUTABLE:
+                return None
+            c = _copy_doc(v, seen)
+            if c is None and v is not None:
+                return None
+            out[k] = c
+        out.__dict__.update(obj.__dict__)
+        if "key_lines" in obj.__dict__:
+            out.key_lines = dict(obj.key_lines)
+        return out
+    if kind is list:
+        out = seen[id(obj)] = []
+        for v in obj:
+            c = _copy_doc(v, seen)
+            if c is None and v is not None:
+                return None
+            out.append(c)
+        return out
+    return None
+
+
 def parse_text(text: str, path: str, max_bytes: int = DATA_MAX_BYTES):
-    """Parse YAML text strictly through the input gate; raise DataError naming file and line."""
+    """Parse YAML text strictly through the input gate; raise DataError naming file and line. The same text
+    parsed again in this process is a copy of the first parse's document (_PARSED)."""
     if len(text) > max_bytes:
         raise DataError([_too_big(path, len(text.encode("utf-8", "surrogatepass")), max_bytes)])
+    kept = _PARSED.get(text)
+    if kept is not None:
+        return _copy_doc(kept, {})
+    doc = _parse(text, path)
+    if doc is not None and len(text) <= PARSED_KEPT_CHARS:
+        copy = _copy_doc(doc, {})
+        if copy is not None:
+            while _PARSED and sum(map(len, _PARSED)) + len(text) > PARSED_KEPT_CHARS:
+                del _PARSED[next(iter(_PARSED))]
+            _PARSED[text] = doc
+            return copy
+    return doc
+
+
+def _parse(text: str, path: str):
     try:
         try:
             return _read_fast(text)

@@ -539,3 +539,48 @@ def test_cli_validate_broken_tree_json(tree):
     assert p["line"] == tree.line_of("rules/rulings.yaml", "status:")
     assert "confirm" in p["message"] and HANGUL.search(p["message"])
     assert set(p) == {"file", "line", "key", "message", "fix"}
+
+
+# ------------------------------------------------------ the same text parsed once ----
+def test_the_same_text_is_parsed_once_and_each_reader_gets_its_own_document(monkeypatch):
+    """yamlio.parse_text keeps what it parsed by the text: the same text again is a copy of that document
+    (equal, with its lines and its shared aliases), never the same object — a change one reader makes is
+    not another's — and another text is parsed."""
+    from flamer_ref import yamlio
+
+    parses = []
+    real = yamlio._parse
+    monkeypatch.setattr(yamlio, "_parse", lambda text, path: parses.append(path) or real(text, path))
+    monkeypatch.setattr(yamlio, "_PARSED", {})
+    text = "a: &x [1, 2]\nb: *x\nc:\n  d: 3\n  e: 날짜\n"
+    first = yamlio.parse_text(text, "t.yaml")
+    second = yamlio.parse_text(text, "other-name.yaml")
+    assert parses == ["t.yaml"] and first == second and first is not second
+    assert second["a"] is second["b"] and second["a"] is not first["a"]  # the alias still one list, its own
+    assert (second.line_of("c"), second["c"].line, second["c"].line_of("e")) == (first.line_of("c"), 4, 5)
+    first["a"].append(9)
+    first["c"].key_lines["d"] = 99
+    third = yamlio.parse_text(text, "t.yaml")
+    assert third == {"a": [1, 2], "b": [1, 2], "c": {"d": 3, "e": "날짜"}} and third["c"].line_of("d") == 4
+    assert yamlio.parse_text(text + "f: 1\n", "t.yaml")["f"] == 1 and len(parses) == 2
+
+
+def test_a_document_holding_other_values_is_not_kept(monkeypatch):
+    """A value that is not text, a number, a truth value or null (a YAML set or binary) could be changed in
+    place: such a document is parsed every time."""
+    from flamer_ref import yamlio
+
+    monkeypatch.setattr(yamlio, "_PARSED", {})
+    text = "s: !!set {a, b}\n"
+    one, two = yamlio.parse_text(text, "s.yaml"), yamlio.parse_text(text, "s.yaml")
+    assert one == two == {"s": {"a", "b"}} and one["s"] is not two["s"] and not yamlio._PARSED
+
+
+def test_the_kept_texts_are_bounded(monkeypatch):
+    from flamer_ref import yamlio
+
+    monkeypatch.setattr(yamlio, "_PARSED", {})
+    monkeypatch.setattr(yamlio, "PARSED_KEPT_CHARS", 100)
+    for n in range(10):
+        yamlio.parse_text(f"k: {'가' * 30}{n}\n", "k.yaml")
+    assert 0 < sum(map(len, yamlio._PARSED)) <= 100 and f"k: {'가' * 30}9\n" in yamlio._PARSED

@@ -3,8 +3,9 @@
 Jinja turns a template's source into Python code the first time a process uses it, and that was most of a
 short command's time (`flamer fight`: five templates, about 0.5 s of 0.8 s). A process started by `flamer`
 (cli.main) keeps what it compiled in the cache folder (paths.cache_dir), beside the data's cache, and the
-next process reads it back instead. A library user (the tests' in-process runs, the site builder, the
-calculator's engine in the browser) compiles in memory as before.
+next process reads it back instead. A library user (the site builder, the calculator's engine in the
+browser) compiles in memory as before, unless it gives the environment a cache of its own (the test suite
+does: tests/conftest.py).
 
 Each compiled template is one cache file of our frame (cachefile.frame: magic, kind b"T", length, CRC-32,
 then the marshalled code), read and written as the data's cache files are: a link, a FIFO, a wrong header,

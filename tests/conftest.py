@@ -48,6 +48,74 @@ def _memo_get_command():
 
 _memo_get_command()
 
+# ------------------------------------------------------- compiled templates, once a run ----
+# Jinja compiles a template the first time a process uses it (40 ms each, a hundred templates): each worker's
+# own renders and each worker's cache folder (its forked `flamer` commands) did it again, some 25 CPU-seconds
+# of a run on a fresh machine. Under pytest-xdist the controller compiles every template once, in a process of
+# its own started before the workers (it runs while they collect), into a folder of ours; each worker copies
+# those cache files into its cache folder — as a user's folder holds them after a first command
+# (flamer_ref/templatecache.py) — and gives its own in-process environment that folder's template cache. A
+# test that needs a folder without compiled templates uses a folder of its own, as before.
+PRECOMPILE = r"""
+import sys
+from pathlib import Path
+from flamer_ref import render, templatecache
+try:
+    env = render.environment()
+    env.bytecode_cache = templatecache.bytecode_cache(Path(sys.argv[1]))
+    for name in env.list_templates():
+        env.get_template(name)
+finally:  # whatever happened, the workers stop waiting (and compile what is missing themselves)
+    (Path(sys.argv[1]) / "done").write_text("done")
+"""
+_PRECOMPILED = "FLAMER_TEST_TEMPLATES"
+
+
+def pytest_configure(config):
+    """The controller of an xdist run starts compiling the templates (PRECOMPILE) before its workers start."""
+    if _WORKER or not getattr(config.option, "numprocesses", None) or os.environ.get(_PRECOMPILED):
+        return
+    import atexit
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="flamer_ref-templates-")
+    proc = subprocess.Popen([sys.executable, "-c", PRECOMPILE, folder], cwd=str(Path(__file__).resolve().parent.parent),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.environ[_PRECOMPILED] = folder  # the workers inherit it
+
+    def cleanup():
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(cleanup)
+
+
+def pytest_sessionstart(session):
+    """A worker takes the compiled templates into its cache folder and renders in-process from there."""
+    folder = os.environ.get(_PRECOMPILED)
+    target = os.environ.get("FLAMER_CACHE_DIR")
+    if not (_WORKER and folder and target):
+        return
+    import shutil
+    import time
+
+    from flamer_ref import render, templatecache
+
+    deadline = time.monotonic() + 60
+    while not os.path.exists(os.path.join(folder, "done")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.makedirs(target, exist_ok=True)
+    for name in os.listdir(folder):
+        if name.endswith("." + templatecache.SUFFIX) and not os.path.exists(os.path.join(target, name)):
+            shutil.copyfile(os.path.join(folder, name), os.path.join(target, name))
+    render.environment().bytecode_cache = templatecache.bytecode_cache(Path(target))
+
+
 #: tests that must share one process (pytest-xdist's --dist loadgroup): the browser's (one Chromium and one
 #: built site per run) and the PDF's (one book PDF per run), each group on a single worker, the two groups on
 #: different workers when there are two
@@ -63,11 +131,14 @@ XDIST_GROUPS = {"test_browser.py": "browser", "test_site.py": "browser", "test_p
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (pyproject.toml's addopts): two workers per core, at most 8. Much of the suite waits — on
-    Chromium and the calculator's engine, on real processes, on the time limits of hang tests — and a
-    second worker per core runs meanwhile: on this 2-core machine 4 workers took the run from 487 s to
-    388 s (the same 11 CPU-minutes; three long groups below, each on its own worker)."""
-    return min(8, 2 * (os.cpu_count() or 1))
+    """`-n auto` (pyproject.toml's addopts): one worker per core, at most 8. The suite once waited much — on
+    Chromium, on real processes started cold — and a second worker per core ran meanwhile (4 workers took
+    this 2-core machine from 487 s to 388 s). Now that a `flamer` process is a fork of a warm interpreter and
+    the browser and the PDF are shared, the run keeps both cores busy from start to end, and each worker
+    more only repeats the fixed costs (collecting and rewriting every test module, warming a fork server,
+    filling a cache folder): on a fresh machine 4 workers took 287 s and 569 CPU-seconds, 3 workers 268 s
+    and 530, 2 workers 247 s and 475."""
+    return min(8, os.cpu_count() or 1)
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups to schedule them

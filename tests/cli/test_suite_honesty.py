@@ -144,7 +144,8 @@ OWN_FLAMER_PROCESS = {
     "hardening/test_writes_serve_fetch.py::test_a_page_cut_short_by_the_reader_is_not_called_written":
         "stdout a pipe its reader closes after 100 bytes",
     "hardening/test_writes_serve_fetch.py::limited_run": "a file size limit (RLIMIT_FSIZE) set in the child",
-    "hardening/test_budgets.py::measured": "an address-space limit (RLIMIT_AS) in the child and its peak RSS (wait4)",
+    "hardening/test_budgets.py::measured":
+        "an address-space limit (RLIMIT_AS) in the child and its own peak memory (VmHWM as it exits)",
     "scenarios/test_scenario_input.py::test_stdin_through_a_real_pipe_equals_the_file":
         "standard input a pipe (the helper gives it a file)",
     "cli/test_install.py::test_wheel_carries_data_and_works_when_installed":
@@ -154,8 +155,13 @@ HELPERS = ("inprocess.py", "flamer_fork.py")
 SPAWN = re.compile(r"(^|\.)(run|Popen|call|check_call|check_output|exec\w*|spawn\w*|system)$")
 
 
-def _starts_flamer(call: ast.Call) -> bool:
-    """A process started on `-m flamer_ref` (an argv list, or a shell line)."""
+#: a script given to `python -c` that runs the command line's entry itself
+RUNS_MAIN = re.compile(r"from flamer_ref(\.cli)? import (cli|main)|runpy\.run_module\(.flamer_ref")
+
+
+def _starts_flamer(call: ast.Call, scripts: dict[str, str]) -> bool:
+    """A process started on `-m flamer_ref` (an argv list, or a shell line), or on a script (a string, or a
+    module-level name bound to one: `scripts`) that runs flamer's entry itself."""
     if not SPAWN.search(ast.unparse(call.func)):
         return False
     for node in ast.walk(call):
@@ -163,17 +169,27 @@ def _starts_flamer(call: ast.Call) -> bool:
             words = [e.value if isinstance(e, ast.Constant) else None for e in node.elts]
             if any(a == "-m" and b == "flamer_ref" for a, b in zip(words, words[1:])):
                 return True
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "-m flamer_ref" in node.value:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and (
+                "-m flamer_ref" in node.value or RUNS_MAIN.search(node.value)):
+            return True
+        if isinstance(node, ast.Name) and RUNS_MAIN.search(scripts.get(node.id, "")):
             return True
     return False
 
 
-def runs_flamer_itself(node: ast.AST) -> bool:
-    """Builds a CliRunner, or starts `python -m flamer_ref`, instead of asking one of the two helpers."""
+def runs_flamer_itself(node: ast.AST, scripts: dict[str, str] | None = None) -> bool:
+    """Builds a CliRunner, or starts `python -m flamer_ref` (or a script that runs its entry), instead of
+    asking one of the two helpers."""
     for n in ast.walk(node):
-        if isinstance(n, ast.Call) and (ast.unparse(n.func).split(".")[-1] == "CliRunner" or _starts_flamer(n)):
+        if isinstance(n, ast.Call) and (ast.unparse(n.func).split(".")[-1] == "CliRunner"
+                                        or _starts_flamer(n, scripts or {})):
             return True
     return False
+
+
+def _module_strings(tree: ast.Module) -> dict[str, str]:
+    return {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+            and isinstance(n.value.value, str) for t in n.targets if isinstance(t, ast.Name)}
 
 
 def _own_flamer_runs() -> list[str]:
@@ -183,12 +199,13 @@ def _own_flamer_runs() -> list[str]:
         if rel in HELPERS:
             continue
         tree = sourcetree.parse(path)
+        scripts = _module_strings(tree)
         for node in tree.body:
             if isinstance(node, ast.ClassDef):
                 parts = [(f"{node.name}.{getattr(m, 'name', '<body>')}", m) for m in node.body]
             else:
                 parts = [(getattr(node, "name", "<module>"), node)]
-            found += [f"{rel}::{name}" for name, part in parts if runs_flamer_itself(part)]
+            found += [f"{rel}::{name}" for name, part in parts if runs_flamer_itself(part, scripts)]
     return found
 
 
@@ -211,3 +228,9 @@ def test_the_flamer_check_sees_each_way():
     assert not sees("r = invoke('rule', 'x')\np = flamer_fork.run('rule', 'x', env=ENV)\n")
     assert not sees("subprocess.run([sys.executable, '-m', 'pip', 'install', wheel])\n")
     assert not sees("subprocess.run(['pdftotext', path, '-'])\n")
+    # a script that runs the entry itself, written out or bound to a module-level name
+    assert sees("subprocess.run([sys.executable, '-c', 'from flamer_ref.cli import main; main()', 'rule'])\n")
+    script = "S = 'import os\\nfrom flamer_ref.cli import main\\nmain()'\n"
+    tree = ast.parse(script + "def m():\n    return subprocess.Popen([sys.executable, '-c', S, 'rule'])\n")
+    assert runs_flamer_itself(tree.body[1], _module_strings(tree)) and not runs_flamer_itself(tree.body[1])
+    assert not sees("subprocess.run([sys.executable, '-c', 'from flamer_ref import corpus; corpus.load()'])\n")

@@ -62,34 +62,54 @@ def hang_guard(seconds: float):
         signal.signal(signal.SIGALRM, old)
 
 
+#: `python -m flamer_ref` as its console script runs it, under an address-space cap, telling its own peak
+#: memory (VmHWM of its own image) as it exits. wait4's ru_maxrss would not do: a child forked (or vforked)
+#: from this worker starts with the worker's pages, and Linux carries that image's high-water mark over exec,
+#: so the figure was the larger of the worker's peak and the command's.
+MEASURED = r"""
+import os, resource, sys
+cap, report = int(sys.argv[1]), sys.argv[2]
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+_exit = os._exit
+
+
+def exit_telling_the_peak(code):
+    with open("/proc/self/status", encoding="ascii") as fh:
+        peak = next(line.split()[1] for line in fh if line.startswith("VmHWM:"))
+    with open(report, "w", encoding="ascii") as fh:
+        fh.write(peak)
+    _exit(code)
+
+
+os._exit = exit_telling_the_peak  # cli.main ends the process with os._exit(code)
+sys.argv = [sys.argv[0], *sys.argv[3:]]
+from flamer_ref.cli import main
+main()
+"""
+
+
 def measured(args: list[str], stdin: bytes = b"", timeout: float = 120, mem_cap: int = 2_000_000_000):
     """`python -m flamer_ref ARGS` in its own process, its address space capped at `mem_cap` (a blow-up
-    ends in a MemoryError instead of eating the machine): (exit code, stdout, stderr, peak RSS in MB).
-    The timeout only catches a hang."""
-    with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    ends in a MemoryError instead of eating the machine): (exit code, stdout, stderr, its peak RSS in MB,
+    from VmHWM as it exits). The timeout only catches a hang."""
+    with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.TemporaryDirectory() as folder:
         inp.write(stdin)
         inp.seek(0)
-
-        def cap():
-            resource.setrlimit(resource.RLIMIT_AS, (mem_cap, mem_cap))
-
-        proc = subprocess.Popen([sys.executable, "-m", "flamer_ref", *args], stdin=inp, stdout=out, stderr=err,
-                                preexec_fn=cap, cwd=ROOT)
-        deadline = time.monotonic() + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                os.wait4(proc.pid, 0)
-                proc.returncode = -9
-                pytest.fail(f"flamer {' '.join(args)} still running after {timeout} s")
-            time.sleep(0.05)
-        proc.returncode = code = os.waitstatus_to_exitcode(status)
+        report = os.path.join(folder, "peak")
+        proc = subprocess.Popen([sys.executable, "-c", MEASURED, str(mem_cap), report, *args], stdin=inp, stdout=out,
+                                stderr=err, cwd=ROOT)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            pytest.fail(f"flamer {' '.join(args)} still running after {timeout} s")
         out.seek(0)
         err.seek(0)
-        return code, out.read().decode("utf-8"), err.read().decode("utf-8"), usage.ru_maxrss / 1024
+        with open(report, encoding="ascii") as fh:
+            peak_kb = int(fh.read())
+        return proc.returncode, out.read().decode("utf-8"), err.read().decode("utf-8"), peak_kb / 1024
 
 
 def _strip_messages(obj):

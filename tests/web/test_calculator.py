@@ -690,14 +690,22 @@ def heavy_scenario() -> str:
 
 
 PASTE_AND_WAIT_BUSY = r"""(async (text) => {
-  // the engine idle first (an earlier answer's --json may still be running): then 'busy' is this scenario's
+  // the engine idle first, and for 600 ms on end: an earlier answer's --json may still be running, another
+  // may wait its turn (busy is false for a moment between two runs), and switching to the scenario tab
+  // computes what its box holds (after the 200-ms pause: so the box is emptied first). Only then is the
+  // next 'busy' this scenario's — else a fight typed meanwhile cancelled the waiting heavy run without
+  // stopping the engine (restarts 0).
+  const y = document.getElementById('calc-y');
+  y.value = '';
+  y.dispatchEvent(new Event('input'));
+  document.getElementById('tab-scenario').click();
   const t00 = performance.now();
-  while (FlamerEngine.busy) {
+  let idleSince = performance.now();
+  while (performance.now() - idleSince < 600) {
+    if (FlamerEngine.busy) idleSince = performance.now();
     if (performance.now() - t00 > 60000) return false;
     await new Promise(r => setTimeout(r, 10));
   }
-  document.getElementById('tab-scenario').click();
-  const y = document.getElementById('calc-y');
   y.value = text;
   y.dispatchEvent(new Event('input'));
   const t0 = performance.now();

@@ -254,13 +254,12 @@ def remove_stale(stem: Path) -> list[str]:
     used (the newest modification time among its files: corpus.load touches the `.corpus` it reads); a
     key of 16 digits (before issue 20) never stays. Compiled templates do not depend on the data and are
     left to their own sweep (templatecache.py). Returns the names removed."""
-    removed = []
     folder = str(stem.parent)
     try:
         with os.scandir(folder) as entries:
             names = [e.name for e in entries if not e.name.startswith(stem.name + ".")]
     except OSError:
-        return removed
+        return []
     trees: dict[str, int] = {}
     ours = []
     for name in names:
@@ -274,19 +273,12 @@ def remove_stale(stem: Path) -> list[str]:
             except OSError:
                 pass
     recent = set(sorted(trees, key=lambda k: (-trees[k], k))[:KEEP_TREES - 1])
-    for name, key in ours:
-        if key not in recent:
-            try:
-                os.unlink(os.path.join(folder, name))
-                removed.append(name)
-            except OSError:
-                pass
-    return removed
+    return remove_files(Path(folder), [name for name, key in ours if key not in recent])
 
 
 def remove_files(folder: Path, names) -> list[str]:
-    """Remove those of `names` in `folder` that are cache files this tool wrote (own_cache_file); the
-    names removed."""
+    """Remove those of `names` in `folder` that are cache files this tool wrote (own_cache_file, checked
+    again right before each is removed); the names removed."""
     removed = []
     for name in names:
         if own_cache_file(str(folder), name):

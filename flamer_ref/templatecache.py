@@ -68,7 +68,7 @@ def _fingerprint() -> bytes:
 
 def current_names(folder: Path) -> set[str]:
     """The file names, in `folder`, of the compiled templates of this code and of the templates as they are
-    now (compiled yet or not): what cachefile.remove_stale keeps when it sweeps a data tree's old files. Empty
+    now (compiled yet or not): what _sweep_once keeps when it sweeps a folder's old compiled templates. Empty
     where the folder keeps no compiled templates (_ours_alone) or the templates cannot be read."""
     import jinja2
 

@@ -127,7 +127,11 @@ XDIST_GROUPS = {"test_browser.py": "browser", "test_site.py": "browser", "test_p
                # files whose module fixtures are costly (a data tree's answers and warm cache; every scenario's
                # answer in every format; every reference command's output): built on one worker, not on each
                "test_fuzz_data.py": "fuzz-data", "test_player_words.py": "player-words",
-               "test_reference_words.py": "reference-words"}
+               "test_reference_words.py": "reference-words",
+               # the checks that read the source with ast (tests/sourcetree.py parses each file once a process):
+               # on one worker, the package's and the suite's files are parsed once a run, not once a worker
+               "test_house_rooms.py": "source", "test_engine_rooms.py": "source", "test_suite_honesty.py": "source",
+               "test_purity.py": "source"}
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -149,10 +153,36 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+# ------------------------------------------------------- the collector's work, once ----
+# A worker holds some 900,000 objects at the end of a run (every test module, the parsed data, the search
+# index, Hypothesis's strategies, the template and YAML caches), and Python's cyclic collector walks them
+# all at every full collection: 50–70 collections a worker, 8–14 s of CPU, and pytest's own five at its
+# exit (gc_collect_harder: another 6 s a worker). What is alive once the tests are collected lives to the
+# end, so each worker moves it out of the collector's way (gc.freeze, as Python's documentation advises
+# for long-lived processes), and does the same at its end, when pytest's last collections look for
+# unraisable exceptions that no test would hear of any more. Garbage made by the tests is collected as
+# before: the collector still runs on everything made after the freeze.
+def _freeze_what_lives() -> None:
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    if _WORKER:
+        import gc
+
+        gc.freeze()
+
+
 def pytest_collection_finish(session):
     """A group that pytest-xdist did not take is a silent cost (each worker then builds the PDF, the site
     and a browser of its own): pytest-xdist 3.8 names a group in the item's nodeid, which pytest 9 no
     longer reads. Say so instead of running twice as long."""
+    if _WORKER:
+        _freeze_what_lives()
     if not session.config.getoption("loadgroup", default=False):
         return
     lost = [i.nodeid for i in session.items if i.get_closest_marker("xdist_group") and "@" not in i.nodeid]

@@ -66,11 +66,18 @@ def poppler(tool: str, path: Path, *args: str) -> str:
 
 def pages_of(tool: str, path: Path, *args: str) -> list[str]:
     """poppler(...) cut into pages: pdftotext ends each page with a form feed (plain and -layout), and
-    its -bbox output wraps each in <page …>…</page>. Page n is [n - 1], as `-f n -l n` prints it."""
-    out = poppler(tool, path, *args)
+    its -bbox output wraps each in <page …>…</page>. Page n is [n - 1], as `-f n -l n` prints it.
+    Cut once per file and version, as poppler() reads it: a test that reads one page after another
+    (the running heads: every page) cut the whole book's XML again for each page, 7 CPU-seconds."""
+    return list(_pages_cut(tool, str(path), os.stat(path).st_mtime_ns, args))
+
+
+@functools.lru_cache(maxsize=16)
+def _pages_cut(tool: str, path: str, _mtime_ns: int, args: tuple[str, ...]) -> tuple[str, ...]:
+    out = poppler(tool, Path(path), *args)
     if "-bbox" in args or "-bbox-layout" in args:
-        return re.findall(r"<page\b[^>]*>.*?</page>", out, re.S)
-    return out.split("\f")[:-1]
+        return tuple(re.findall(r"<page\b[^>]*>.*?</page>", out, re.S))
+    return tuple(out.split("\f")[:-1])
 
 
 def pdfinfo(path: Path) -> dict[str, str]:

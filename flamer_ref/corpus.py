@@ -183,10 +183,21 @@ class _Checker:
         return out
 
 
+NEAREST_CUTOFF = 0.6
+
+
 def _nearest(word: str, options: list[str]) -> str | None:
+    """difflib.get_close_matches(word, options, n=1, cutoff=0.6)'s answer, sooner: difflib's ratio counts
+    the characters of the matching blocks it finds, never more than a longest common subsequence, so an
+    option whose LCS ratio (rapidfuzz's Indel similarity, 2·LCS / both lengths, the same formula) is
+    below the cutoff cannot pass it; only the others go to difflib, whose answer is therefore the same."""
     from difflib import get_close_matches
 
-    hits = get_close_matches(word, options, n=1, cutoff=0.6)
+    from rapidfuzz.distance import Indel
+
+    bound = NEAREST_CUTOFF - 1e-9  # float rounding: never drop an option difflib would keep
+    near = [o for o in options if Indel.normalized_similarity(word, o) >= bound]
+    hits = get_close_matches(word, near, n=1, cutoff=NEAREST_CUTOFF)
     return hits[0] if hits else None
 
 

@@ -328,6 +328,31 @@ def cost_cards(data) -> dict:
 
 
 @lru_cache(maxsize=1)
+def _environment_class(jinja2):
+    """jinja2.Environment whose `x.name` reads a plain dict's (or a frozen result's) key at once. Jinja
+    first tries the attribute and, when that raises AttributeError, the key; our templates read dicts
+    (the engine's JSON, the corpus's records: 69,000 reads in the handbook alone), so nearly every
+    read raised and caught an exception first. A name that is no attribute of dict (or of
+    MappingProxyType) can only be a key, so the answer is Jinja's own, the undefined one included."""
+    from types import MappingProxyType
+
+    dict_names, proxy_names = frozenset(dir(dict)), frozenset(dir(MappingProxyType))
+    base_getattr = jinja2.Environment.getattr
+
+    class Environment(jinja2.Environment):
+        def getattr(self, obj, attribute):
+            kind = type(obj)
+            if (kind is dict and attribute not in dict_names) or (kind is MappingProxyType and attribute not in proxy_names):
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    return self.undefined(obj=obj, name=attribute)
+            return base_getattr(self, obj, attribute)
+
+    return Environment
+
+
+@lru_cache(maxsize=1)
 def environment():
     """The one Jinja environment of the process (cached: Jinja compiles each template once; web.setup
     points this same object at the site's precompiled templates). In a command-line process
@@ -338,7 +363,7 @@ def environment():
     from .paths import templates_dir
 
     cache = templatecache.bytecode_cache() if templatecache.ENABLED else None
-    env = jinja2.Environment(
+    env = _environment_class(jinja2)(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         bytecode_cache=cache,
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),

@@ -699,3 +699,17 @@ def test_in_the_browser_the_engine_answers_as_the_cli_and_offline(browser, serve
         browser.call("Network.emulateNetworkConditions", session=True, offline=False, latency=0,
                      downloadThroughput=-1, uploadThroughput=-1)
         served["down"].clear()
+
+
+def test_gzip_size_is_what_a_server_sends_and_kept_by_content():
+    import gzip
+    import zlib
+
+    from flamer_ref.sitepack import _GZIP_SIZES, gzip_size
+
+    data = "판정기 엔진 ".encode() * 5000 + bytes(range(256))
+    assert gzip_size(data) == len(gzip.compress(data, 6)) == len(zlib.compress(data, 6)) - 6 + 18
+    kept = dict(_GZIP_SIZES)
+    assert gzip_size(bytes(data)) == gzip_size(data) and _GZIP_SIZES == kept  # the same bytes: no new entry
+    gzip_size(data + b"!")
+    assert len(_GZIP_SIZES) == len(kept) + 1  # other bytes: measured, not taken from the kept ones

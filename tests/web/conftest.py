@@ -18,3 +18,20 @@ def chromium(tmp_path_factory):
         pytest.skip(f"Chromium would not start headless here: {exc}")
     yield b
     b.close()
+
+
+@pytest.fixture(scope="session")
+def bundled_site(tmp_path_factory) -> dict:
+    """`flamer site` of the bundled data (no engine), built once a session in a folder with a Korean name,
+    with its --json summary: {"dir", "summary"}. test_site.py reads its pages, test_browser.py shows two of
+    them in Chromium, and test_site.py's rebuild test starts from a copy of it (the same bytes a first
+    build writes: its file list holds paths relative to the folder). Tests only read it."""
+    import json
+
+    from inprocess import invoke
+
+    out = tmp_path_factory.mktemp("site") / "사이트"
+    res = invoke("site", str(out), "--json")
+    assert res.exit_code == 0, (res.stdout, res.stderr)
+    assert "Traceback" not in res.stdout + res.stderr
+    return {"dir": out, "summary": json.loads(res.stdout)}

@@ -203,15 +203,14 @@ def browser(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory):
-    """The HTML book, and one rules page and the index of the static site (when `flamer site` exists)."""
+def pages(tmp_path_factory, bundled_site):
+    """The HTML book, and one rules page and the index of the static site (the session's `flamer site` of
+    the bundled data: tests/web/conftest.py)."""
     d = tmp_path_factory.mktemp("pages")
     book = d / "rules.html"
     p = flamer("book", "-o", str(book))
     assert p.returncode == 0, p.stderr
-    site = d / "site"
-    p = flamer("site", str(site))
-    assert p.returncode == 0, p.stderr
+    site = bundled_site["dir"]
     rules = sorted((site / "rules").glob("*.html"))
     assert rules, "flamer site wrote no rules page"
     return {"book": book, "site-index": site / "index.html", "site-rules": rules[0]}

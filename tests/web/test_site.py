@@ -101,11 +101,10 @@ def build(out: Path, *args: str, env: dict | None = None) -> dict:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site") / "사이트"
-    summary = build(out)
+def site(bundled_site):
+    out = bundled_site["dir"]  # `flamer site` of the bundled data, once a session (tests/web/conftest.py)
     pages = {p: parse(p) for p in sorted(out.rglob("*.html"))}
-    return out, summary, pages
+    return out, bundled_site["summary"], pages
 
 
 def rel(out: Path, p: Path) -> str:
@@ -330,9 +329,9 @@ def test_refuses_a_folder_it_did_not_make(tmp_path):
     assert res.exit_code == 2
 
 
-def test_rebuild_touches_only_its_own_files(tmp_path):
+def test_rebuild_touches_only_its_own_files(bundled_site, tmp_path):
     out = tmp_path / "site"
-    build(out)
+    shutil.copytree(bundled_site["dir"], out)  # a first build's files, as `flamer site` wrote them
     (out / "README.txt").write_text("내 파일", encoding="utf-8")
     (out / "cards" / "내카드.txt").write_text("내 파일", encoding="utf-8")
     # a page the previous build wrote and this one does not (e.g. a card since renamed)

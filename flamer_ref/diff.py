@@ -124,11 +124,34 @@ def verdict_changes(a: Side, b: Side) -> list[dict]:
             sa, sb = parse_case(a.corpus, case), parse_case(b.corpus, other)
             if sa is None or sb is None:
                 continue
-            va, vb = resolve(a.corpus, sa, a.as_of, case.id), resolve(b.corpus, sb, b.as_of, case.id)
-            if va.key != vb.key:
+            ka, ha = _verdict_of(a.corpus, case.id, sa, a.as_of, resolve)
+            kb, hb = _verdict_of(b.corpus, case.id, sb, b.as_of, resolve)
+            if ka != kb:
                 out.append({"source": case.source, "id": case.id, "title": other.title,
-                            "before": va.headline(), "after": vb.headline()})
+                            "before": ha(), "after": hb()})
     return out
+
+
+def _verdict_of(corpus, case_id: str, scn, as_of: str | None, resolve) -> tuple[str, object]:
+    """A case's verdict key on a day and a function giving its headline, kept with the corpus object (as
+    the search index is: a loaded corpus does not change, and its scenarios answer the same on the same
+    day). The handbook's timeline asks for every case on the day before and on the day of each ruling,
+    and a process that builds the book, the site or the timeline again (a long-lived one; each test of
+    the suite) asked the engine all of it again. The headline is kept once made; the answer itself is
+    not kept (a headline asked for later resolves the case again)."""
+    memo = corpus.__dict__.setdefault("_verdicts", {})
+    hit = memo.get((case_id, as_of))
+    fresh = None
+    if hit is None:
+        fresh = resolve(corpus, scn, as_of, case_id)
+        hit = memo[(case_id, as_of)] = [fresh.key, None]
+
+    def headline() -> str:
+        if hit[1] is None:
+            hit[1] = (fresh or resolve(corpus, scn, as_of, case_id)).headline()
+        return hit[1]
+
+    return hit[0], headline
 
 
 def diff(spec_a: str, spec_b: str, root=None) -> dict:

@@ -48,6 +48,7 @@ def test_another_corpus_object_is_asked_again_and_answers_the_same(counted):
 def test_a_headline_asked_later_is_the_one_a_fresh_answer_gives():
     corpus = load(use_cache=False)
     cases = [c for c in verdicts.cases(corpus) if verdicts.parse_case(corpus, c) is not None][:3]
+    assert len(cases) == 3
     for case in cases:
         scn = verdicts.parse_case(corpus, case)
         key, headline = diff._verdict_of(corpus, case.id, scn, "2026-09-25", verdicts.resolve)

@@ -121,7 +121,7 @@ def verdict_changes(a: Side, b: Side) -> list[dict]:
             other = theirs.get(case.id)
             if other is None:
                 continue
-            sa, sb = parse_case(a.corpus, case), parse_case(b.corpus, other)
+            sa, sb = _parsed(a.corpus, case, parse_case), _parsed(b.corpus, other, parse_case)
             if sa is None or sb is None:
                 continue
             ka, ha = _verdict_of(a.corpus, case.id, sa, a.as_of, resolve)
@@ -130,6 +130,15 @@ def verdict_changes(a: Side, b: Side) -> list[dict]:
                 out.append({"source": case.source, "id": case.id, "title": other.title,
                             "before": ha(), "after": hb()})
     return out
+
+
+def _parsed(corpus, case, parse_case):
+    """The case's scenario parsed against this corpus (None when it does not parse there), kept with the
+    corpus object as its verdicts are (_verdict_of): the timeline compares every case on seven days."""
+    memo = corpus.__dict__.setdefault("_parsed_cases", {})
+    if case.id not in memo:
+        memo[case.id] = parse_case(corpus, case)
+    return memo[case.id]
 
 
 def _verdict_of(corpus, case_id: str, scn, as_of: str | None, resolve) -> tuple[str, object]:

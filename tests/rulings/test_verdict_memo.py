@@ -55,3 +55,19 @@ def test_a_headline_asked_later_is_the_one_a_fresh_answer_gives():
         again_key, again = diff._verdict_of(corpus, case.id, scn, "2026-09-25", verdicts.resolve)
         fresh = verdicts.resolve(corpus, scn, "2026-09-25", case.id)
         assert key == again_key == fresh.key and again() == headline() == fresh.headline()
+
+
+def test_each_case_is_parsed_once_per_corpus_object(monkeypatch):
+    parsed = []
+    real = verdicts.parse_case
+
+    def parse_case(corpus, case):
+        parsed.append(case.id)
+        return real(corpus, case)
+
+    monkeypatch.setattr(verdicts, "parse_case", parse_case)
+    corpus = load(use_cache=False)
+    _changes(corpus, "2026-09-01", "2026-09-25")
+    _changes(corpus, "2026-09-18", "2026-09-19")
+    ids = [c.id for c in verdicts.cases(corpus)]
+    assert sorted(parsed) == sorted(ids) and len(ids) > 20  # every case once, both days and both calls

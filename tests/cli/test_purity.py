@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import subprocess
@@ -38,7 +39,15 @@ def _modules() -> dict[str, tuple[Path, bool]]:
 
 def import_graph() -> dict[str, set[str]]:
     """module → the flamer_ref modules it imports anywhere in its body (ast: top level, functions,
-    methods, conditionals alike). `from X import name` counts as X.name when that is a module."""
+    methods, conditionals alike). `from X import name` counts as X.name when that is a module. Walked
+    once per process while the sources stay as they are (sourcetree's key: path, size, time); each
+    caller gets its own copy."""
+    key = tuple((name, path, os.stat(path).st_mtime_ns) for name, (path, _) in sorted(_modules().items()))
+    return {m: set(d) for m, d in _walked_graph(key).items()}
+
+
+@functools.lru_cache(maxsize=2)
+def _walked_graph(_key) -> dict[str, set[str]]:
     mods = _modules()
     graph: dict[str, set[str]] = {}
     for name, (path, is_pkg) in mods.items():

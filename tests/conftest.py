@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 from pathlib import Path
 
@@ -178,18 +179,9 @@ def pytest_collection_modifyitems(config, items):
 # for long-lived processes), and does the same at its end, when pytest's last collections look for
 # unraisable exceptions that no test would hear of any more. Garbage made by the tests is collected as
 # before: the collector still runs on everything made after the freeze.
-def _freeze_what_lives() -> None:
-    import gc
-
-    gc.collect()
-    gc.freeze()
-
-
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session):
     if _WORKER:
-        import gc
-
         gc.freeze()
 
 
@@ -197,8 +189,9 @@ def pytest_collection_finish(session):
     """A group that pytest-xdist did not take is a silent cost (each worker then builds the PDF, the site
     and a browser of its own): pytest-xdist 3.8 names a group in the item's nodeid, which pytest 9 no
     longer reads. Say so instead of running twice as long."""
-    if _WORKER:
-        _freeze_what_lives()
+    if _WORKER:  # what lives now lives to the end: out of the collector's way (above)
+        gc.collect()
+        gc.freeze()
     if not session.config.getoption("loadgroup", default=False):
         return
     lost = [i.nodeid for i in session.items if i.get_closest_marker("xdist_group") and "@" not in i.nodeid]

@@ -178,7 +178,10 @@ def pytest_collection_modifyitems(config, items):
 # end, so each worker moves it out of the collector's way (gc.freeze, as Python's documentation advises
 # for long-lived processes), and does the same at its end, when pytest's last collections look for
 # unraisable exceptions that no test would hear of any more. Garbage made by the tests is collected as
-# before: the collector still runs on everything made after the freeze.
+# before: the collector still runs on everything made after the freeze, its full collections after 100
+# of the middle generation's instead of 10 (what the tests leave behind is mostly freed by reference
+# counting; measured over both workers: 120 full collections, 16.6 CPU-s -> 55, 9.4 CPU-s; the larger
+# worker's peak 480 -> 530 MB).
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session):
     if _WORKER:
@@ -192,6 +195,8 @@ def pytest_collection_finish(session):
     if _WORKER:  # what lives now lives to the end: out of the collector's way (above)
         gc.collect()
         gc.freeze()
+        gen0, gen1, _ = gc.get_threshold()
+        gc.set_threshold(gen0, gen1, 100)
     if not session.config.getoption("loadgroup", default=False):
         return
     lost = [i.nodeid for i in session.items if i.get_closest_marker("xdist_group") and "@" not in i.nodeid]

@@ -49,6 +49,12 @@ def _memo_get_command():
 
 _memo_get_command()
 
+# Jinja's compiling of a template kept per process (tests/templatememo.py: only the compiling; cache folders
+# are read and written as before)
+import templatememo  # noqa: E402  (tests/templatememo.py)
+
+templatememo.install()
+
 # ------------------------------------------------------- compiled templates, once a run ----
 # Jinja compiles a template the first time a process uses it (40 ms each, a hundred templates): each worker's
 # own renders and each worker's cache folder (its forked `flamer` commands) did it again, some 25 CPU-seconds
@@ -86,9 +92,53 @@ def _compile_package() -> None:
     compileall.compile_dir(str(Path(flamer_ref.__file__).resolve().parent), quiet=2, workers=1)
 
 
+# pytest rewrites the asserts of every test module when it imports it (to explain a failing assert), and keeps
+# the rewritten module in __pycache__ only where bytecode may be written: where PYTHONDONTWRITEBYTECODE is set
+# (as on the CI machine) each worker rewrote all 130 modules again, 7 of a worker's 10 seconds of collecting
+# (py-spy). The controller has them rewritten once, by pytest's own functions, into the files pytest reads back
+# (each checked against its source's time and size, as always), before the workers start: two processes, one
+# per core. A module that cannot be rewritten so is left to its worker, which rewrites it (or fails) as before.
+REWRITE = r"""
+import sys
+from pathlib import Path
+from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
+
+class State:  # what _write_pyc reports to: nothing to say
+    trace = staticmethod(lambda *args: None)
+
+for name in sys.argv[1:]:
+    fn = Path(name)
+    try:
+        cache = get_cache_dir(fn)
+        cache.mkdir(exist_ok=True)
+        stat, code = _rewrite_test(fn, None)
+        _write_pyc(State(), code, stat, cache / (fn.name[:-3] + PYC_TAIL))
+    except Exception:
+        pass
+"""
+
+
+def _rewrite_test_modules(config) -> None:
+    """The test modules' asserts rewritten once a run, for every worker (REWRITE above)."""
+    import subprocess
+    import sys
+
+    if config.getini("enable_assertion_pass_hook") or config.getoption("assertmode", "rewrite") != "rewrite":
+        return  # rewritten otherwise: the workers do it themselves
+    here = Path(__file__).resolve().parent
+    files = sorted((p for p in here.rglob("*.py") if p.name == "conftest.py" or p.name.startswith("test_")),
+                   key=lambda p: -p.stat().st_size)
+    procs = [subprocess.Popen([sys.executable, "-c", REWRITE, *map(str, files[k::2])], cwd=str(here.parent),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for k in range(2)]
+    for proc in procs:
+        proc.wait()
+
+
 def pytest_configure(config):
-    """The controller of an xdist run compiles the package (_compile_package) and starts compiling the
-    templates (PRECOMPILE) before its workers start."""
+    """The controller of an xdist run compiles the package (_compile_package), starts compiling the
+    templates (PRECOMPILE) and has the test modules' asserts rewritten (_rewrite_test_modules) before its
+    workers start."""
     if _WORKER or not getattr(config.option, "numprocesses", None) or os.environ.get(_PRECOMPILED):
         return
     import atexit
@@ -102,6 +152,7 @@ def pytest_configure(config):
     proc = subprocess.Popen([sys.executable, "-c", PRECOMPILE, folder], cwd=str(Path(__file__).resolve().parent.parent),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.environ[_PRECOMPILED] = folder  # the workers inherit it
+    _rewrite_test_modules(config)
 
     def cleanup():
         if proc.poll() is None:

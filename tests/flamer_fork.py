@@ -47,6 +47,12 @@ for _m in ("jinja2", "jinja2.bccache", "rapidfuzz.fuzz", "rapidfuzz.process", "r
            "difflib", "zipfile"):
     importlib.import_module(_m)
 from flamer_ref import cli
+# Jinja's compiling of each template done once here (tests/templatememo.py): a child still reads, writes and
+# checks its cache folder's compiled templates as any process does; only the compiling itself is not redone
+sys.path.insert(0, os.path.join(os.getcwd(), "tests"))
+import templatememo  # noqa: E402
+templatememo.prefill(os.environ.get("FLAMER_TEST_TEMPLATES"))
+del sys.path[0]
 # what the warm-up made is moved out of the collector's reach (gc.freeze, as Python's documentation advises
 # before fork): a child's collections no longer walk — and so write to, and copy — the pages it shares with
 # this process (a short command 43 -> 33 ms). The child's own objects are collected as in any process.

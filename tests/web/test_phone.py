@@ -32,7 +32,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-import yaml
 
 from test_browser import CHROMIUM, PHONE, png_size
 
@@ -461,8 +460,10 @@ def test_on_a_warm_profile_the_first_hit_never_changes(phone):
     from flamer_ref import web
 
     browser, url, site = phone
-    qs = [q["q"] for q in yaml.safe_load((ROOT / "tests" / "search" / "search_questions.yaml").read_text(encoding="utf-8"))["questions"]]
-    qs = qs[:: max(1, len(qs) // 14)][:14] + ["정착한 애 한대 맞으면 바로 잡힘?"]
+    from test_site_engine import all_questions
+
+    qs = all_questions()
+    qs = list(qs[:: max(1, len(qs) // 14)][:14]) + ["정착한 애 한대 맞으면 바로 잡힘?"]
     # the snapshot is there (the calculator's engine left it)
     assert js(browser, """(async () => { for (let i = 0; i < 300; i++) {
         const n = (await caches.keys()).find(n => n.startsWith('flamer-engine-snapshot'));

@@ -26,10 +26,16 @@ _MEMO: dict[tuple, object] = {}
 _STATE = {"installed": False, "hits": 0, "compiled": 0}
 
 
+def _closure(f) -> tuple | None:
+    cells = getattr(f, "__closure__", None)
+    return tuple(id(c.cell_contents) for c in cells) if cells else None
+
+
 def _callables(table) -> tuple:
     """A filter or test table as the code generator and the optimizer see it: each name with its function's
-    code (a lambda made anew for each environment has the same code) and its pass_ argument."""
-    return tuple(sorted((name, getattr(f, "__code__", f), getattr(f, "jinja_pass_arg", None))
+    code and the objects it closes over (a lambda made anew for each environment, closing over nothing, has
+    the same code) and its pass_ argument."""
+    return tuple(sorted((name, getattr(f, "__code__", f), _closure(f), getattr(f, "jinja_pass_arg", None))
                         for name, f in table.items()))
 
 

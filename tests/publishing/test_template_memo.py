@@ -32,6 +32,11 @@ def test_the_memo_is_in_place_and_answers_what_jinja_compiles():
         assert once is again  # kept
         assert once == _jinja_compile(env, source, name, filename), name  # and Jinja's own code
     source, filename, _ = env.loader.get_source(env, sample[0])
+    # another environment of the product (its filters made anew) meets the same code: the forks' case
+    other = render.environment.__wrapped__()
+    assert templatememo.key(other, source, sample[0], filename, False, False) == \
+        templatememo.key(env, source, sample[0], filename, False, False)
+    assert other.compile(source, sample[0], filename) is env.compile(source, sample[0], filename)
     assert env.compile(source, sample[0], filename, raw=True) == _jinja_compile(env, source, sample[0], filename, raw=True)
 
 
@@ -48,6 +53,14 @@ def test_what_shapes_the_code_is_in_the_key():
     other_filter = env()
     other_filter.filters["josa"] = lambda word, particle: word  # folded at compile time: other code
     assert templatememo.key(other_filter, source, "t.txt", "t.txt", False, False) != base
+    def closing_over(particle):
+        e = env()
+        e.filters["josa"] = lambda word, pair: render.josa(word, particle)
+        return e
+
+    # the same code closing over other values: other folded constants
+    assert templatememo.key(closing_over("을/를"), source, "t.txt", "t.txt", False, False) != \
+        templatememo.key(closing_over("이/가"), source, "t.txt", "t.txt", False, False)
     assert templatememo.key(env(autoescape=True), source, "t.txt", "t.txt", False, False) != base
     assert templatememo.key(env(trim_blocks=True), source, "t.txt", "t.txt", False, False) != base
     assert templatememo.key(env(), source + " ", "t.txt", "t.txt", False, False) != base

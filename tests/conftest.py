@@ -97,23 +97,38 @@ def _compile_package() -> None:
 # PYTHONDONTWRITEBYTECODE is set (as on the CI machine) each worker rewrote all 104 of them again, 7 of a
 # worker's 10 seconds of collecting (py-spy). The controller has them rewritten once, by pytest's own
 # functions, into the files pytest reads back (each checked against its source's time and size, as always),
-# before the workers start: two processes, one per core. A module that cannot be rewritten so is left to its
-# worker, which rewrites it (or fails) as before.
+# before the workers start: two processes, one per core; only the modules the run collects, and only those whose
+# rewritten file is not current already (a second run rewrites nothing). A module that cannot be rewritten so
+# is left to its worker, which rewrites it (or fails) as before.
 REWRITE = r"""
 import sys
+from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
 
 class State:  # what _write_pyc reports to: nothing to say
     trace = staticmethod(lambda *args: None)
 
+def current(fn, pyc):  # pytest's own check (_read_pyc): magic, flags, the source's time and size
+    try:
+        with open(pyc, "rb") as fh:
+            head = fh.read(16)
+        st = fn.stat()
+    except OSError:
+        return False
+    return head == (MAGIC_NUMBER + bytes(4) + (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+                    + (st.st_size & 0xFFFFFFFF).to_bytes(4, "little"))
+
 for name in sys.argv[1:]:
     fn = Path(name)
     try:
         cache = get_cache_dir(fn)
+        pyc = cache / (fn.name[:-3] + PYC_TAIL)
+        if current(fn, pyc):  # rewritten by an earlier run (or by pytest itself, where it may write)
+            continue
         cache.mkdir(exist_ok=True)
         stat, code = _rewrite_test(fn, None)
-        _write_pyc(State(), code, stat, cache / (fn.name[:-3] + PYC_TAIL))
+        _write_pyc(State(), code, stat, pyc)
     except Exception:
         pass
 """
@@ -127,8 +142,10 @@ def _rewrite_test_modules(config) -> None:
     if config.getini("enable_assertion_pass_hook") or config.getoption("assertmode", "rewrite") != "rewrite":
         return  # rewritten otherwise: the workers do it themselves
     here = Path(__file__).resolve().parent
-    files = sorted((p for p in here.rglob("*.py") if p.name == "conftest.py" or p.name.startswith("test_")),
-                   key=lambda p: -p.stat().st_size)
+    # the modules this run collects (the paths it was given; the whole suite by default) and the conftests
+    given = [g for g in (Path(str(a).split("::")[0]).resolve() for a in config.args) if g.exists()] or [here]
+    files = sorted((p for p in here.rglob("*.py") if p.name == "conftest.py" or (
+        p.name.startswith("test_") and any(p == g or g in p.parents for g in given))), key=lambda p: -p.stat().st_size)
     procs = [subprocess.Popen([sys.executable, "-c", REWRITE, *map(str, files[k::2])], cwd=str(here.parent),
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
              for k in range(2)]

@@ -102,29 +102,18 @@ def _compile_package() -> None:
 # is left to its worker, which rewrites it (or fails) as before.
 REWRITE = r"""
 import sys
-from importlib.util import MAGIC_NUMBER
 from pathlib import Path
-from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, get_cache_dir
+from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, get_cache_dir
 
 class State:  # what _write_pyc reports to: nothing to say
     trace = staticmethod(lambda *args: None)
-
-def current(fn, pyc):  # pytest's own check (_read_pyc): magic, flags, the source's time and size
-    try:
-        with open(pyc, "rb") as fh:
-            head = fh.read(16)
-        st = fn.stat()
-    except OSError:
-        return False
-    return head == (MAGIC_NUMBER + bytes(4) + (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
-                    + (st.st_size & 0xFFFFFFFF).to_bytes(4, "little"))
 
 for name in sys.argv[1:]:
     fn = Path(name)
     try:
         cache = get_cache_dir(fn)
         pyc = cache / (fn.name[:-3] + PYC_TAIL)
-        if current(fn, pyc):  # rewritten by an earlier run (or by pytest itself, where it may write)
+        if _read_pyc(fn, pyc) is not None:  # current (pytest's own check): rewritten by an earlier run
             continue
         cache.mkdir(exist_ok=True)
         stat, code = _rewrite_test(fn, None)

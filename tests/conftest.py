@@ -94,12 +94,12 @@ def _compile_package() -> None:
 
 # pytest rewrites the asserts of every test module and conftest when it imports it (to explain a failing
 # assert), and keeps the rewritten module in __pycache__ only where bytecode may be written: where
-# PYTHONDONTWRITEBYTECODE is set (as on the CI machine) each worker rewrote all of them (over 100) again, 7 of a
-# worker's 10 seconds of collecting (py-spy). The controller has them rewritten once, by pytest's own
+# PYTHONDONTWRITEBYTECODE is set (as on the CI machine) each worker rewrote all of them (over 100) again, 7
+# of a worker's 10 seconds of collecting (py-spy). The controller has them rewritten once, by pytest's own
 # functions, into the files pytest reads back (each checked against its source's time and size, as always),
-# before the workers start: two processes, one per core; only the modules the run collects, and only those whose
-# rewritten file is not current already (a second run rewrites nothing). A module that cannot be rewritten so
-# is left to its worker, which rewrites it (or fails) as before.
+# before the workers start: two processes, one per core; only the modules the run collects, and only those
+# whose rewritten file is not current already (a second run rewrites nothing). A module that cannot be
+# rewritten so is left to its worker, which rewrites it (or fails) as before.
 REWRITE = r"""
 import sys
 from pathlib import Path

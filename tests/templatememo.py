@@ -23,7 +23,6 @@ import os
 from pathlib import Path
 
 _MEMO: dict[tuple, object] = {}
-_STATE = {"installed": False, "hits": 0, "compiled": 0}
 
 
 def _closure(f) -> tuple | None:
@@ -53,9 +52,8 @@ def install() -> None:
     """Keep what jinja2.Environment.compile answers for a template's source, per process (once)."""
     import jinja2
 
-    if _STATE["installed"]:
+    if hasattr(jinja2.Environment.compile, "__wrapped__"):
         return
-    _STATE["installed"] = True
     compile_ = jinja2.Environment.compile
 
     def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
@@ -65,37 +63,26 @@ def install() -> None:
         code = _MEMO.get(k)
         if code is None:
             code = _MEMO[k] = compile_(self, source, name, filename, raw, defer_init)
-            _STATE["compiled"] += 1
-        else:
-            _STATE["hits"] += 1
         return code
 
     compile.__wrapped__ = compile_
     jinja2.Environment.compile = compile
 
 
-def prefill(folder: str | os.PathLike | None) -> int:
+def prefill(folder: str | os.PathLike | None) -> None:
     """Put every template of the package into the memo, as the product's environment compiles it: its code
     read from `folder` (the controller's compiled templates, one cache file each) where it is there, compiled
-    here otherwise. Returns how many templates. The product's environment itself is made apart (render's
-    cached one is left unmade: a forked child makes its own, with its own cache folder)."""
+    here otherwise. The product's environment itself is made apart (render's cached one is left unmade: a
+    forked child makes its own, with its own cache folder)."""
     from flamer_ref import render, templatecache
 
     install()
     env = render.environment.__wrapped__()
     cache = templatecache.bytecode_cache(Path(folder)) if folder else None
-    env.bytecode_cache = None
-    n = 0
     for name in env.list_templates():
         source, filename, _ = env.loader.get_source(env, name)
-        k = key(env, source, name, filename, False, False)
-        code = None
-        if cache is not None:
-            code = cache.get_bucket(env, name, filename, source).code
-        _MEMO[k] = code if code is not None else env.compile(source, name, filename)
-        n += 1
-    return n
-
-
-def stats() -> dict:
-    return {"templates": len(_MEMO), "hits": _STATE["hits"], "compiled": _STATE["compiled"]}
+        code = cache.get_bucket(env, name, filename, source).code if cache is not None else None
+        if code is None:
+            env.compile(source, name, filename)  # kept by the memo
+        else:
+            _MEMO[key(env, source, name, filename, False, False)] = code

@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
@@ -259,17 +260,27 @@ def test_install_and_show_completion(tmp_path):
     assert any("_FLAMER_COMPLETE" in f.read_text(encoding="utf-8") for f in installed)
 
 
-def test_completion_really_completes_in_bash():
+def test_completion_really_completes_in_bash(tmp_path):
+    """The bash completion script, as `flamer --install-completion` installs it, completes a card name. The
+    script runs the command by name through `env` (no shell function can stand in for it), so a `flamer`
+    that runs this checkout's interpreter goes first on PATH: the test holds whether or not a venv is
+    activated."""
     import shutil
 
     if shutil.which("bash") is None:
         pytest.skip("no bash")
     script = run(env={"_FLAMER_COMPLETE": "bash_source"}).stdout
-    prog = f"{sys.executable} -m flamer_ref"
-    shell = (f"{script}\nflamer() {{ {prog} \"$@\"; }}\n"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "flamer"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m flamer_ref "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    shell = (f"{script}\n"
              "COMP_WORDS=(flamer card 별마); COMP_CWORD=2; _flamer_completion flamer; printf '%s\\n' \"${COMPREPLY[@]}\"")
+    env = {k: v for k, v in os.environ.items() if k != "_FLAMER_COMPLETE"}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     p = subprocess.run(["bash", "--norc", "-c", shell], capture_output=True, text=True, encoding="utf-8", timeout=60,
-                       env={k: v for k, v in os.environ.items() if k != "_FLAMER_COMPLETE"})
+                       env=env, cwd=Path(__file__).resolve().parents[2])
     assert p.stdout.split() == ["별마대"], p.stderr
 
 

@@ -11,7 +11,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import flamer_fork  # noqa: E402 (tests/flamer_fork.py)
@@ -280,7 +279,7 @@ def test_completion_really_completes_in_bash(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "_FLAMER_COMPLETE"}
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     p = subprocess.run(["bash", "--norc", "-c", shell], capture_output=True, text=True, encoding="utf-8", timeout=60,
-                       env=env, cwd=Path(__file__).resolve().parents[2])
+                       env=env, cwd=flamer_fork.ROOT)
     assert p.stdout.split() == ["별마대"], p.stderr
 
 

@@ -460,10 +460,9 @@ def test_on_a_warm_profile_the_first_hit_never_changes(phone):
     from flamer_ref import web
 
     browser, url, site = phone
-    from test_site_engine import all_questions
+    from test_site_engine import questions
 
-    qs = all_questions()
-    qs = list(qs[:: max(1, len(qs) // 14)][:14]) + ["정착한 애 한대 맞으면 바로 잡힘?"]
+    qs = questions(14) + ["정착한 애 한대 맞으면 바로 잡힘?"]
     # the snapshot is there (the calculator's engine left it)
     assert js(browser, """(async () => { for (let i = 0; i < 300; i++) {
         const n = (await caches.keys()).find(n => n.startsWith('flamer-engine-snapshot'));

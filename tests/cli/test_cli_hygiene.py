@@ -264,6 +264,7 @@ def test_completion_really_completes_in_bash(tmp_path):
     script runs the command by name through `env` (no shell function can stand in for it), so a `flamer`
     that runs this checkout's interpreter goes first on PATH: the test holds whether or not a venv is
     activated."""
+    import shlex
     import shutil
 
     if shutil.which("bash") is None:
@@ -272,7 +273,7 @@ def test_completion_really_completes_in_bash(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     wrapper = bin_dir / "flamer"
-    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m flamer_ref "$@"\n', encoding="utf-8")
+    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m flamer_ref "$@"\n', encoding="utf-8")
     wrapper.chmod(0o755)
     shell = (f"{script}\n"
              "COMP_WORDS=(flamer card 별마); COMP_CWORD=2; _flamer_completion flamer; printf '%s\\n' \"${COMPREPLY[@]}\"")
